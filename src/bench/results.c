@@ -1,0 +1,179 @@
+/* JSONL results through jansson. */
+#define _GNU_SOURCE
+#include "results.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/util.h"
+
+/* Answers are untrusted bytes: keep them exactly when they are UTF-8 (NUL included, as \u0000), else
+ * replace each invalid byte with U+FFFD so the record stays valid JSON. */
+static json_t *text_value(const char *p, size_t len) {
+  if (!p) return json_string("");
+  if (!len) len = strlen(p);
+  json_t *j = json_stringn(p, len);
+  if (j) return j;
+  gasp_str s;
+  gasp_str_init(&s);
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c < 0x80) gasp_str_append(&s, p + i, 1);
+    else gasp_str_puts(&s, "\xEF\xBF\xBD");
+  }
+  j = json_stringn(s.data ? s.data : "", s.len);
+  gasp_str_free(&s);
+  return j ? j : json_string("");
+}
+
+static json_t *num_or_null(double v, int have) { return have ? json_real(v) : json_null(); }
+
+char *gasp_record_to_json(const gasp_record *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "task", json_string(r->task));
+  json_object_set_new(o, "level", json_integer(r->level));
+  json_object_set_new(o, "target", json_string(r->target));
+  json_object_set_new(o, "backend", json_string(r->backend));
+  json_object_set_new(o, "model", json_string(r->model));
+  json_object_set_new(o, "variant", json_string(r->variant));
+  json_object_set_new(o, "sample", json_integer(r->sample));
+  json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+  json_object_set_new(o, "turn", json_integer(r->turn));
+  json_object_set_new(o, "stage", json_string(gasp_stage_name(r->stage)));
+  json_object_set_new(o, "class", json_string(gasp_class_name(r->cls)));
+  json_object_set_new(o, "pass", json_boolean(r->cls == GASP_CLASS_PASS));
+  json_object_set_new(o, "gpu_ran", json_boolean(r->gpu_ran));
+  if (r->skip_reason[0]) json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
+  json_t *ds = json_array();
+  for (size_t i = 0; i < r->diags.count; i++) {
+    const gasp_diag *g = &r->diags.items[i];
+    static const char *const sev[] = {"error", "warning", "note"};
+    json_t *d = json_object();
+    json_object_set_new(d, "severity", json_string(sev[g->sev]));
+    json_object_set_new(d, "class", json_string(gasp_class_name(g->cls)));
+    json_object_set_new(d, "line", json_integer(g->line));
+    json_object_set_new(d, "col", json_integer(g->col));
+    json_object_set_new(d, "message", json_string(g->msg));
+    json_array_append_new(ds, d);
+  }
+  json_object_set_new(o, "diagnostics", ds);
+  const gasp_verdict *v = &r->verdict;
+  if (v->detail[0]) json_object_set_new(o, "detail", json_string(v->detail));
+  if (v->has_mismatch) {
+    json_t *m = json_object();
+    json_object_set_new(m, "param", json_string(v->param));
+    json_object_set_new(m, "index", json_integer(v->index));
+    json_object_set_new(m, "expected", json_string(v->expected));
+    json_object_set_new(m, "got", json_string(v->got));
+    json_object_set_new(m, "wrong_elements", json_integer(v->bad_elements));
+    json_object_set_new(m, "unwritten_elements", json_integer(v->unwritten_elements));
+    json_object_set_new(o, "first_mismatch", m);
+  }
+  if (v->cuda_error) json_object_set_new(o, "cuda_error", json_integer(v->cuda_error));
+  if (r->gpu_ran) json_object_set_new(o, "trials", json_integer(v->trials_run));
+  if (v->regs > 0) json_object_set_new(o, "regs", json_integer(v->regs));
+  json_t *t = json_object();
+  json_object_set_new(t, "generate_s", json_real(r->t_generate_s));
+  json_object_set_new(t, "check_s", json_real(r->t_check_s));
+  json_object_set_new(t, "run_s", json_real(r->t_run_s));
+  json_object_set_new(t, "kernel_median_ms", num_or_null(v->kernel_ms, v->kernel_ms > 0));
+  json_object_set_new(t, "reference_median_ms", num_or_null(v->baseline_ms, v->baseline_ms > 0));
+  json_object_set_new(o, "timings", t);
+  json_object_set_new(o, "speedup", num_or_null(v->speedup, v->speedup > 0));
+  json_object_set_new(o, "slow", json_boolean(v->slow));
+  if (v->suspicious) json_object_set_new(o, "suspicious", json_true());
+  if (r->tokens) {
+    json_object_set_new(o, "tokens", json_integer(r->tokens));
+    json_object_set_new(o, "tokens_per_s", json_real(r->tokens_per_s));
+  }
+  json_object_set_new(o, "answer", text_value(r->answer, r->answer_len));
+  json_object_set_new(o, "device", r->device[0] ? json_string(r->device) : json_null());
+  json_object_set_new(o, "gasp_version", json_string(GASP_VERSION));
+  char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+  json_decref(o);
+  return s;
+}
+
+int gasp_results_append(FILE *f, const gasp_record *r) {
+  char *s = gasp_record_to_json(r);
+  if (!s) return -1;
+  int rc = fprintf(f, "%s\n", s) < 0 ? -1 : 0;
+  free(s);
+  if (fflush(f)) rc = -1;
+  fsync(fileno(f));
+  return rc;
+}
+
+static void get_str(json_t *o, const char *k, char *dst, size_t cap) {
+  const char *s = json_string_value(json_object_get(o, k));
+  gasp_strlcpy(dst, s ? s : "", cap);
+}
+
+int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) {
+  memset(rows, 0, sizeof *rows);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char *line = NULL;
+  size_t cap = 0, alloc = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, f)) > 0) {
+    if (n <= 1) continue;
+    json_error_t je;
+    json_t *o = json_loads(line, 0, &je);
+    if (!o || !json_is_object(o)) {
+      rows->bad_lines++;
+      json_decref(o);
+      continue;
+    }
+    if (rows->count == alloc) {
+      alloc = alloc ? alloc * 2 : 256;
+      rows->rows = realloc(rows->rows, alloc * sizeof *rows->rows);
+    }
+    gasp_row *r = &rows->rows[rows->count++];
+    memset(r, 0, sizeof *r);
+    get_str(o, "task", r->task, sizeof r->task);
+    get_str(o, "target", r->target, sizeof r->target);
+    get_str(o, "backend", r->backend, sizeof r->backend);
+    get_str(o, "model", r->model, sizeof r->model);
+    get_str(o, "variant", r->variant, sizeof r->variant);
+    r->level = (int)json_integer_value(json_object_get(o, "level"));
+    r->sample = (int)json_integer_value(json_object_get(o, "sample"));
+    r->turn = (int)json_integer_value(json_object_get(o, "turn"));
+    r->stage = gasp_stage_from_name(json_string_value(json_object_get(o, "stage")));
+    r->cls = gasp_class_from_name(json_string_value(json_object_get(o, "class")));
+    r->slow = json_is_true(json_object_get(o, "slow"));
+    r->gpu_ran = json_is_true(json_object_get(o, "gpu_ran"));
+    r->speedup = json_number_value(json_object_get(o, "speedup"));
+    if (r->stage < 0 || r->cls < 0) {
+      rows->count--;
+      rows->bad_lines++;
+    }
+    json_decref(o);
+  }
+  free(line);
+  int e = ferror(f);
+  fclose(f);
+  if (e) {
+    snprintf(err, errcap, "error reading '%s'", path);
+    return -1;
+  }
+  return 0;
+}
+
+void gasp_rows_free(gasp_rows *rows) {
+  free(rows->rows);
+  memset(rows, 0, sizeof *rows);
+}
+
+int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
+                  const char *variant, int sample) {
+  for (size_t i = 0; i < rows->count; i++) {
+    const gasp_row *r = &rows->rows[i];
+    if (r->sample == sample && !strcmp(r->task, task) && !strcmp(r->target, target) && !strcmp(r->backend, backend) &&
+        !strcmp(r->model, model) && !strcmp(r->variant, variant))
+      return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+/* The results file: one JSON object per candidate (JSONL), appended and flushed per record, so an
+ * interrupted run loses nothing it finished; --resume skips the keys already there. Keys are stable;
+ * new fields are only ever added. */
+#ifndef GASP_RESULTS_H
+#define GASP_RESULTS_H
+
+#include <stdio.h>
+
+#include "../eval/eval.h"
+
+#define GASP_VERSION "0.1.0"
+
+/* Serialises a record as one line of JSON (no trailing newline). Caller frees. */
+char *gasp_record_to_json(const gasp_record *r);
+
+/* Appends one record and flushes it to disk (fsync). Returns 0 or -1. */
+int gasp_results_append(FILE *f, const gasp_record *r);
+
+/* A loaded row: the fields the summary and resume need. */
+typedef struct {
+  char task[64], target[32], backend[32], model[128], variant[48];
+  int level, sample, turn;
+  int stage;     /* gasp_stage */
+  int cls;       /* gasp_class */
+  int slow;
+  int gpu_ran;
+  double speedup;
+} gasp_row;
+
+typedef struct {
+  gasp_row *rows;
+  size_t count;
+  size_t bad_lines;      /* lines that were not valid records (a torn last line after a kill, say) */
+} gasp_rows;
+
+/* Reads a results file. A missing file gives zero rows. Returns -1 only on read errors. */
+int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap);
+void gasp_rows_free(gasp_rows *rows);
+int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
+                  const char *variant, int sample);
+
+#endif

@@ -1,0 +1,250 @@
+/* gasp bench: many tasks x samples x backends, each candidate through the whole pipeline, one JSONL
+ * record per candidate appended and flushed as it finishes; --resume skips what is recorded. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bench/results.h"
+#include "../bench/stats.h"
+#include "../core/util.h"
+#include "../llm/backend.h"
+#include "../prompt/prompt.h"
+#include "cli.h"
+#include "common.h"
+
+void cli_print_verdict(const gasp_record *rec, FILE *out);
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int s) {
+  (void)s;
+  interrupted = 1;
+}
+
+static void progress(int done, int total, const char *what, const char *cls, int tty) {
+  if (!tty) return;
+  int width = 30, fill = total ? done * width / total : width;
+  fprintf(stderr, "\r\033[K[%.*s%*s] %d/%d %-24.24s %s", fill, "##############################", width - fill, "",
+          done, total, what, cls);
+  if (done == total) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+/* A results file whose last line was torn by a kill must end in a newline before we append. */
+static void end_with_newline(FILE *f, const char *path) {
+  FILE *r = fopen(path, "rb");
+  if (!r) return;
+  if (fseek(r, -1, SEEK_END) == 0 && fgetc(r) != '\n') fputc('\n', f);
+  fclose(r);
+}
+
+int cmd_bench(int argc, char **argv) {
+  const char *target = NULL, *glob = "*", *out = NULL, *variant = GASP_VARIANT_DEFAULT, *answers = NULL,
+             *url = NULL, *model = NULL, *key_env = NULL;
+  gasp_multi backends = {{0}, 0};
+  int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 1, fresh = 0, chat = 0,
+      max_tokens = 2048, retries = 3, quiet = 0;
+  double temperature = 0.2, top_p = 0.95;
+  gasp_opt opts[] = {
+      {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
+      {"tasks", 0, OPT_STR, "GLOB", "task ids to run (default all)", &glob},
+      {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
+      {"samples", 'k', OPT_INT, "K", "answers per task (default 1)", &samples},
+      {"backend", 'b', OPT_MULTI, "B", "reference | files | openai (repeatable; default reference)", &backends},
+      {"output", 'o', OPT_STR, "FILE", "results file (JSONL), required", &out},
+      {"resume", 0, OPT_FLAG, NULL, "skip candidates already in the results file", &resume},
+      {"variant", 0, OPT_STR, "V", "prompt variant (default constrained+example+facts)", &variant},
+      {"answers", 0, OPT_STR, "PATH", "files backend: directory of <task>.<sample>.txt or a JSONL file", &answers},
+      {"url", 0, OPT_STR, "URL", "openai backend: base URL, e.g. http://127.0.0.1:8080/v1", &url},
+      {"model", 0, OPT_STR, "NAME", "openai backend: model name", &model},
+      {"key-env", 0, OPT_STR, "VAR", "openai backend: environment variable with the API key (default GASP_API_KEY)", &key_env},
+      {"chat", 0, OPT_FLAG, NULL, "openai backend: use /chat/completions instead of raw completions", &chat},
+      {"temperature", 0, OPT_DOUBLE, "X", "sampling temperature (default 0.2)", &temperature},
+      {"top-p", 0, OPT_DOUBLE, "X", "nucleus sampling (default 0.95)", &top_p},
+      {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 2048)", &max_tokens},
+      {"retries", 0, OPT_INT, "N", "openai backend: retries with backoff (default 3)", &retries},
+      {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
+      {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
+      {"spares", 0, OPT_INT, "N", "GPU workers kept started in reserve for fault recovery (default 1)", &spares},
+      {"fresh-worker", 0, OPT_FLAG, NULL, "a new worker process per candidate (slow; for comparison)", &fresh},
+      {"quiet", 'q', OPT_FLAG, NULL, "no progress bar and no summary", &quiet},
+      {0}};
+  gasp_cmd_spec spec = {
+      "bench", "--target T [--tasks GLOB] [--samples K] [--backend B ...] -o results.jsonl [--resume]",
+      "Generate answers with each backend and run every candidate through check, assembly, GPU run and verification.",
+      "Each candidate becomes one JSON line in the results file, written and flushed as soon as it is judged,\n"
+      "so an interrupted run loses nothing; --resume continues it. Without a GPU the run stage is recorded as\n"
+      "skipped. The openai backend reads its key from $GASP_API_KEY (or --key-env); the key is never logged.\n"
+      "Ends with the summary table ('gasp report FILE' prints it again). Exit 130 when interrupted.",
+      opts};
+  const char *pos[1];
+  int npos;
+  int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 0);
+  if (rc) return rc < 0 ? 0 : rc;
+  if (!out) {
+    gasp_cli_error("bench", "-o FILE is required");
+    return GASP_EXIT_USAGE;
+  }
+  if (samples < 1 || samples > 10000) {
+    gasp_cli_error("bench", "--samples must be 1..10000");
+    return GASP_EXIT_USAGE;
+  }
+  if (!gasp_prompt_variant_valid(variant)) {
+    gasp_cli_error("bench", "unknown variant '%s'", variant);
+    return GASP_EXIT_USAGE;
+  }
+  const gasp_target *t = cli_target("bench", target);
+  if (!t) return GASP_EXIT_USAGE;
+  if (!backends.n) backends.v[backends.n++] = "reference";
+  gasp_taskset ts;
+  if (cli_load_tasks("bench", &ts, 0) && !ts.count) return GASP_EXIT_ENV;
+  int ntasks = 0;
+  for (size_t i = 0; i < ts.count; i++)
+    ntasks += gasp_glob_match(glob, ts.items[i].id) && (level < 0 || ts.items[i].level == level);
+  if (!ntasks) {
+    gasp_cli_error("bench", "no task matches '%s'", glob);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_USAGE;
+  }
+  gasp_backend *bk[16] = {0};
+  gasp_backend_opts bo = {answers, url, model, key_env, 300, retries};
+  for (int i = 0; i < backends.n; i++) {
+    char err[512];
+    bk[i] = gasp_backend_open(backends.v[i], &bo, err, sizeof err);
+    if (!bk[i]) {
+      gasp_cli_error("bench", "%s", err);
+      for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_USAGE;
+    }
+  }
+  gasp_rows done = {0};
+  char err[256];
+  if (resume && gasp_rows_load(out, &done, err, sizeof err)) {
+    gasp_cli_error("bench", "%s", err);
+    return GASP_EXIT_ENV;
+  }
+  FILE *f = fopen(out, resume ? "a" : "w");
+  if (!f) {
+    gasp_cli_error("bench", "cannot write '%s'", out);
+    return GASP_EXIT_ENV;
+  }
+  if (resume) end_with_newline(f, out);
+  char why[256] = "";
+  gasp_pool_opts po;
+  gasp_pool_default_opts(&po);
+  po.spares = fresh ? 0 : spares;
+  po.fresh_per_job = fresh;
+  gasp_pool *pool = t->exec == GASP_EXEC_CUDA ? cli_open_pool(&po, why, sizeof why) : NULL;
+  int tty = !quiet && isatty(2);
+  if (!pool && !quiet) fprintf(stderr, "gasp bench: note: no GPU run stage: %s; candidates are checked and assembled, and recorded as skipped\n", why);
+  signal(SIGINT, on_sigint);
+  signal(SIGTERM, on_sigint);
+  gasp_gen_params gp;
+  gasp_gen_params_default(&gp);
+  gp.temperature = temperature;
+  gp.top_p = top_p;
+  gp.max_tokens = max_tokens;
+  gp.seed = (uint64_t)seed;
+  gp.chat = chat;
+  int total = ntasks * samples * backends.n, count = 0, written = 0, skipped_resume = 0;
+  int exit_code = GASP_EXIT_OK;
+  for (size_t ti = 0; ti < ts.count && !interrupted && exit_code == 0; ti++) {
+    const gasp_task *task = &ts.items[ti];
+    if (!gasp_glob_match(glob, task->id) || (level >= 0 && task->level != level)) continue;
+    gasp_binary baseline;
+    memset(&baseline, 0, sizeof baseline);
+    int have_base = 0;
+    double base_ms = 0;
+    for (int bi = 0; bi < backends.n && !interrupted; bi++) {
+      for (int s = 0; s < samples && !interrupted; s++) {
+        count++;
+        if (resume && gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s)) {
+          skipped_resume++;
+          progress(count, total, task->id, "(recorded)", tty);
+          continue;
+        }
+        if (pool && !no_time && !have_base && t->baseline) {
+          gasp_diags bd;
+          gasp_diags_init(&bd);
+          have_base = t->baseline(t, task, &baseline, &bd) == 0 ? 1 : -1;
+          cli_print_diags(&bd, task->path, stderr);
+          gasp_diags_free(&bd);
+        }
+        gasp_record rec;
+        gasp_record_init(&rec);
+        gasp_strlcpy(rec.task, task->id, sizeof rec.task);
+        rec.level = task->level;
+        gasp_strlcpy(rec.target, t->name, sizeof rec.target);
+        gasp_strlcpy(rec.backend, bk[bi]->name, sizeof rec.backend);
+        gasp_strlcpy(rec.model, bk[bi]->model, sizeof rec.model);
+        gasp_strlcpy(rec.variant, variant, sizeof rec.variant);
+        rec.sample = s;
+        rec.seed = (uint64_t)seed * 1000003u + (uint64_t)s;
+        char *prompt = gasp_prompt_build(t, task, variant);
+        gasp_answer ans;
+        gasp_gen_params sp = gp;
+        int g = bk[bi]->generate(bk[bi], t, task, prompt, &sp, s, &ans, &rec.diags);
+        free(prompt);
+        rec.t_generate_s = ans.seconds;
+        rec.tokens = ans.tokens;
+        if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
+        if (g) {
+          rec.cls = GASP_CLASS_ERROR;
+          rec.stage = GASP_STAGE_EXTRACT;
+        } else {
+          rec.answer = ans.text;
+          gasp_eval_opts eo = {0};
+          eo.pool = pool;
+          eo.no_gpu_reason = why;
+          eo.seed = rec.seed;
+          eo.time = !no_time;
+          eo.flush_l2 = 1;
+          eo.baseline = have_base == 1 ? &baseline : NULL;
+          eo.baseline_cache_ms = &base_ms;
+          if (gasp_eval(t, task, &eo, &rec)) {
+            fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");
+            exit_code = GASP_EXIT_ENV;
+          }
+        }
+        if (gasp_results_append(f, &rec)) {
+          gasp_cli_error("bench", "cannot append to '%s'", out);
+          exit_code = GASP_EXIT_ENV;
+        }
+        written++;
+        progress(count, total, task->id, gasp_class_name(rec.cls), tty);
+        gasp_record_free(&rec);
+        if (exit_code) break;
+      }
+    }
+    gasp_binary_free(&baseline);
+  }
+  fclose(f);
+  if (tty && count < total) fputc('\n', stderr);
+  if (pool && !quiet) {
+    gasp_pool_stats st;
+    gasp_pool_get_stats(pool, &st);
+    fprintf(stderr, "GPU: %s, %ld jobs, %ld worker restarts (%ld timeouts, %ld crashes), longest recovery %.0f ms\n",
+            gasp_pool_device(pool), st.jobs, st.restarts, st.timeouts, st.crashes, st.max_restart_wait_ms);
+  }
+  gasp_pool_close(pool);
+  for (int i = 0; i < backends.n; i++) gasp_backend_close(bk[i]);
+  gasp_rows_free(&done);
+  gasp_taskset_free(&ts);
+  if (!quiet) fprintf(stderr, "%d record(s) written to %s%s\n", written, out,
+                      skipped_resume ? " (the rest were recorded already)" : "");
+  if (!quiet) {
+    gasp_rows rows;
+    if (gasp_rows_load(out, &rows, err, sizeof err) == 0) {
+      printf("\n");
+      gasp_summary_print(&rows, samples, stdout);
+      gasp_rows_free(&rows);
+    }
+  }
+  if (interrupted) {
+    fprintf(stderr, "interrupted: %d record(s) kept; continue with --resume\n", written);
+    return 130;
+  }
+  return exit_code;
+}

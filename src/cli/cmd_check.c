@@ -1,0 +1,90 @@
+/* gasp check and gasp asm: static validation and assembly of one answer file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "cli.h"
+#include "common.h"
+
+static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary) {
+  const char *target = NULL, *task_id = NULL, *out = NULL;
+  int quiet = 0;
+  gasp_opt opts[] = {
+      {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
+      {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
+      {"output", 'o', OPT_STR, "OUT", "where to write the binary (asm)", &out},
+      {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
+      {0}};
+  gasp_cmd_spec spec = {
+      cmd, want_binary ? "--target T [--task ID] FILE -o OUT" : "--target T [--task ID] FILE",
+      want_binary ? "Assemble FILE (a model's answer or plain assembly) into a loadable binary (a cubin for PTX)."
+                  : "Statically validate FILE: syntax, declarations, register ranges, provable misalignment, "
+                    "registers per thread.",
+      "FILE may be a raw model answer: the assembly is taken from markdown fences or from the prose around it.\n"
+      "Problems are printed one per line as FILE:LINE:COL: error: CLASS: message, where CLASS is one of extract,\n"
+      "syntax, semantic, resource, range; lines and columns point into FILE as given.",
+      want_binary ? opts : opts};
+  if (!want_binary) opts[2] = opts[3], opts[3] = (gasp_opt){0};
+  const char *pos[1];
+  int npos;
+  int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 1);
+  if (rc) return rc < 0 ? 0 : rc;
+  if (npos != 1) {
+    gasp_cli_error(cmd, "expected one FILE (see 'gasp %s --help')", cmd);
+    return GASP_EXIT_USAGE;
+  }
+  if (want_binary && !out) {
+    gasp_cli_error(cmd, "-o OUT is required");
+    return GASP_EXIT_USAGE;
+  }
+  const gasp_target *t = cli_target(cmd, target);
+  if (!t) return GASP_EXIT_USAGE;
+  gasp_taskset ts = {0};
+  gasp_task dflt;
+  const gasp_task *task = NULL;
+  if (task_id) {
+    cli_load_tasks(cmd, &ts, 0);
+    task = gasp_taskset_find(&ts, task_id);
+    if (!task) {
+      gasp_cli_error(cmd, "no task '%s' (see 'gasp tasks')", task_id);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_USAGE;
+    }
+  } else {
+    cli_default_task(&dflt);
+    task = &dflt;
+  }
+  gasp_record rec;
+  gasp_record_init(&rec);
+  if (cli_read_answer(cmd, pos[0], &rec.answer, &rec.answer_len)) {
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
+  }
+  gasp_binary bin;
+  memset(&bin, 0, sizeof bin);
+  gasp_eval_opts eo = {0};
+  eo.stop_after_check = 1;
+  eo.binary_out = &bin;
+  gasp_eval(t, task, &eo, &rec);
+  int exit_code = GASP_EXIT_OK;
+  if (!quiet) cli_print_diags(&rec.diags, pos[0], stderr);
+  if (rec.cls == GASP_CLASS_ERROR) exit_code = GASP_EXIT_ENV; /* the tool failed, not the answer */
+  else if (rec.cls != GASP_CLASS_PASS) exit_code = GASP_EXIT_FAIL;
+  if (exit_code == GASP_EXIT_OK && want_binary) {
+    if (gasp_write_file(out, bin.data, bin.len)) {
+      gasp_cli_error(cmd, "cannot write '%s'", out);
+      exit_code = GASP_EXIT_ENV;
+    } else if (!quiet) {
+      fprintf(stderr, "wrote %s: %zu bytes, kernel %s, %d registers per thread\n", out, bin.len, bin.kernel, bin.regs);
+    }
+  } else if (exit_code == GASP_EXIT_OK && !quiet) {
+    fprintf(stderr, "%s: ok (%d registers per thread)\n", pos[0], bin.regs);
+  }
+  gasp_binary_free(&bin);
+  gasp_record_free(&rec);
+  gasp_taskset_free(&ts);
+  return exit_code;
+}
+
+int cmd_check(int argc, char **argv) { return check_or_asm("check", argc, argv, 0); }
+int cmd_asm(int argc, char **argv) { return check_or_asm("asm", argc, argv, 1); }

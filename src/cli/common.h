@@ -1,0 +1,23 @@
+/* Helpers shared by subcommands: loading the suite, finding targets, opening the GPU, printing diagnostics. */
+#ifndef GASP_CLI_COMMON_H
+#define GASP_CLI_COMMON_H
+
+#include <stdio.h>
+
+#include "../eval/eval.h"
+#include "../exec/pool.h"
+#include "../target/target.h"
+#include "../task/task.h"
+
+/* Loads the suite; prints load errors to stderr. Returns 0, or GASP_EXIT_ENV. */
+int cli_load_tasks(const char *cmd, gasp_taskset *ts, int strict);
+const gasp_target *cli_target(const char *cmd, const char *name);
+/* Opens the GPU pool unless GASP_NO_GPU is set; on failure returns NULL and fills why. */
+gasp_pool *cli_open_pool(const gasp_pool_opts *o, char *why, size_t cap);
+void cli_print_diags(const gasp_diags *d, const char *file, FILE *out);
+/* Reads an answer file with the answer size limit (+1 so an oversized one is seen as such). */
+int cli_read_answer(const char *cmd, const char *path, char **text, size_t *len);
+/* A stand-in task for checking a file with no task: a whole module, no snippet, default budget. */
+void cli_default_task(gasp_task *t);
+
+#endif

@@ -1,0 +1,85 @@
+/* The candidate pipeline. Stages hand plain structs on; none reaches back. */
+#include "eval.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "../extract/extract.h"
+
+void gasp_record_init(gasp_record *r) {
+  memset(r, 0, sizeof *r);
+  gasp_diags_init(&r->diags);
+  r->cls = GASP_CLASS_ERROR;
+}
+
+void gasp_record_free(gasp_record *r) {
+  free(r->answer);
+  gasp_diags_free(&r->diags);
+  memset(r, 0, sizeof *r);
+}
+
+int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts *o, gasp_record *rec) {
+  const char *answer = rec->answer ? rec->answer : "";
+  size_t len = rec->answer ? (rec->answer_len ? rec->answer_len : strlen(rec->answer)) : 0;
+  rec->stage = GASP_STAGE_EXTRACT;
+  double t0 = gasp_now_s();
+  gasp_extracted ex;
+  if (gasp_extract(answer, len, t, &ex, &rec->diags)) {
+    rec->cls = GASP_CLASS_EXTRACT;
+    return 0;
+  }
+  rec->stage = GASP_STAGE_CHECK;
+  gasp_source src;
+  if (t->prepare(t, task, ex.code, ex.first_line, &src, &rec->diags)) {
+    gasp_extracted_free(&ex);
+    rec->cls = gasp_diags_first_class(&rec->diags);
+    if (rec->cls == GASP_CLASS_PASS) rec->cls = GASP_CLASS_SYNTAX;
+    return 0;
+  }
+  gasp_extracted_free(&ex);
+  gasp_binary bin;
+  memset(&bin, 0, sizeof bin);
+  int rc = t->check(t, task, &src, &bin, &rec->diags);
+  rec->t_check_s = gasp_now_s() - t0;
+  gasp_source_free(&src);
+  if (rc) {
+    rec->cls = gasp_diags_first_class(&rec->diags);
+    if (rec->cls == GASP_CLASS_PASS) rec->cls = GASP_CLASS_ERROR;
+    gasp_binary_free(&bin);
+    return 0;
+  }
+  rec->stage = GASP_STAGE_ASSEMBLE;
+  if (o->stop_after_check) {
+    rec->cls = GASP_CLASS_PASS;
+    if (o->binary_out) *o->binary_out = bin;
+    else gasp_binary_free(&bin);
+    return 0;
+  }
+  if (!o->pool) {
+    rec->cls = GASP_CLASS_SKIPPED;
+    rec->gpu_ran = 0;
+    snprintf(rec->skip_reason, sizeof rec->skip_reason, "%s", o->no_gpu_reason ? o->no_gpu_reason : "no GPU");
+    gasp_binary_free(&bin);
+    return 0;
+  }
+  if (gasp_pool_cc(o->pool) != t->cc) {
+    rec->cls = GASP_CLASS_SKIPPED;
+    snprintf(rec->skip_reason, sizeof rec->skip_reason, "target needs compute capability %d.%d; this GPU is %d.%d",
+             t->cc / 10, t->cc % 10, gasp_pool_cc(o->pool) / 10, gasp_pool_cc(o->pool) % 10);
+    gasp_binary_free(&bin);
+    return 0;
+  }
+  snprintf(rec->device, sizeof rec->device, "%s", gasp_pool_device(o->pool));
+  gasp_verify_opts vo = {o->seed, o->time, o->flush_l2, o->baseline, o->baseline_cache_ms};
+  double t1 = gasp_now_s();
+  int vr = gasp_verify(o->pool, task, &bin, &vo, &rec->verdict);
+  rec->t_run_s = gasp_now_s() - t1;
+  rec->gpu_ran = 1;
+  rec->cls = rec->verdict.cls;
+  rec->stage = rec->verdict.stage;
+  if (o->binary_out) *o->binary_out = bin;
+  else gasp_binary_free(&bin);
+  return vr;
+}

@@ -1,0 +1,59 @@
+/* One candidate through the whole pipeline: extract -> prepare -> check/assemble -> run -> verify -> time.
+ * The result is a gasp_record, the row of the results file. */
+#ifndef GASP_EVAL_H
+#define GASP_EVAL_H
+
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../exec/pool.h"
+#include "../target/target.h"
+#include "../task/task.h"
+#include "../verify/verify.h"
+
+typedef struct {
+  /* identity (the resume key is task, target, backend, model, variant, sample) */
+  char task[64];
+  int level;
+  char target[32];
+  char backend[32];
+  char model[128];
+  char variant[48];
+  int sample;
+  uint64_t seed;
+  int turn;
+  /* what happened */
+  char *answer;            /* owned; may hold NUL bytes (answer_len counts them) */
+  size_t answer_len;
+  gasp_stage stage;        /* last stage reached */
+  gasp_class cls;
+  gasp_diags diags;
+  gasp_verdict verdict;
+  double t_generate_s, t_check_s, t_run_s;
+  int gpu_ran;             /* 0 when the run stage was skipped (no GPU here) */
+  char skip_reason[160];
+  char device[128];
+  double tokens_per_s;
+  int tokens;
+} gasp_record;
+
+void gasp_record_init(gasp_record *r);
+void gasp_record_free(gasp_record *r);
+
+typedef struct {
+  gasp_pool *pool;         /* NULL: no GPU here; run is skipped */
+  const char *no_gpu_reason;
+  uint64_t seed;
+  int time;                /* time passing candidates against the baseline */
+  int flush_l2;
+  const gasp_binary *baseline;
+  double *baseline_cache_ms;
+  int stop_after_check;    /* `gasp check` / `asm`: no run */
+  gasp_binary *binary_out; /* when not NULL, receives the assembled binary */
+} gasp_eval_opts;
+
+/* Fills rec->stage, cls, diags, verdict from rec->answer. Returns 0, or -1 when the GPU pool broke for
+ * good (the record says so too). */
+int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts *o, gasp_record *rec);
+
+#endif

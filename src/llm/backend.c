@@ -1,0 +1,43 @@
+/* Backend registry. */
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gasp_backend *gasp_backend_reference_open(const gasp_backend_opts *o, char *err, size_t cap);
+gasp_backend *gasp_backend_files_open(const gasp_backend_opts *o, char *err, size_t cap);
+gasp_backend *gasp_backend_openai_open(const gasp_backend_opts *o, char *err, size_t cap);
+
+static const struct {
+  const char *name;
+  gasp_backend *(*open)(const gasp_backend_opts *, char *, size_t);
+} table[] = {
+    {"reference", gasp_backend_reference_open},
+    {"files", gasp_backend_files_open},
+    {"openai", gasp_backend_openai_open},
+};
+
+static const char *const names[] = {"reference", "files", "openai", NULL};
+
+const char *const *gasp_backend_names(void) { return names; }
+
+void gasp_gen_params_default(gasp_gen_params *p) {
+  memset(p, 0, sizeof *p);
+  p->temperature = 0.2;
+  p->top_p = 0.95;
+  p->max_tokens = 2048;
+}
+
+gasp_backend *gasp_backend_open(const char *name, const gasp_backend_opts *o, char *err, size_t cap) {
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(table[i].name, name)) return table[i].open(o, err, cap);
+  snprintf(err, cap, "unknown backend '%s' (reference, files, openai)", name);
+  return NULL;
+}
+
+void gasp_backend_close(gasp_backend *b) {
+  if (!b) return;
+  if (b->close) b->close(b);
+  free(b);
+}

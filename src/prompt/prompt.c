@@ -1,0 +1,66 @@
+/* Prompt construction. */
+#include "prompt.h"
+
+#include <string.h>
+
+#include "../core/util.h"
+
+static const char *const variants[] = {"bare", "constrained", "constrained+example", "constrained+example+facts", NULL};
+
+const char *const *gasp_prompt_variants(void) { return variants; }
+
+int gasp_prompt_variant_valid(const char *v) {
+  for (int i = 0; variants[i]; i++)
+    if (!strcmp(variants[i], v)) return 1;
+  return 0;
+}
+
+static void task_text(const gasp_task *task, gasp_str *s) {
+  gasp_str_puts(s, task->description);
+  if (s->len && s->data[s->len - 1] != '\n') gasp_str_puts(s, "\n");
+  if (task->source) {
+    gasp_str_puts(s, "Translate this code:\n```\n");
+    gasp_str_puts(s, task->source);
+    if (s->data[s->len - 1] != '\n') gasp_str_puts(s, "\n");
+    gasp_str_puts(s, "```\n");
+  }
+}
+
+char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char *variant) {
+  if (!gasp_prompt_variant_valid(variant)) return NULL;
+  int constrained = strcmp(variant, "bare") != 0;
+  int example = strstr(variant, "example") != NULL;
+  int facts = strstr(variant, "facts") != NULL;
+  gasp_str s;
+  gasp_str_init(&s);
+  gasp_str_printf(&s, "You are a GPU assembly expert for %s (%s). Generate ONLY valid %s assembly code for: %s\n\n",
+                  t->gpu, t->arch, t->isa, task->title[0] ? task->title : task->id);
+  gasp_str_puts(&s, "Task:\n");
+  task_text(task, &s);
+  if (!constrained) {
+    if (task->snippet) {
+      gasp_str_puts(&s, "Inputs are in registers");
+      for (int i = 0; i < task->nparams; i++)
+        if (task->params[i].role == GASP_ROLE_IN) gasp_str_printf(&s, " %%%s", task->params[i].name);
+      gasp_str_puts(&s, "; write the result to");
+      for (int i = 0; i < task->nparams; i++)
+        if (task->params[i].role == GASP_ROLE_OUT) gasp_str_printf(&s, " %%%s", task->params[i].name);
+      gasp_str_puts(&s, ".\n");
+    } else {
+      gasp_str_printf(&s, "The kernel is named %s.\n", task->kernel);
+    }
+    return gasp_str_take(&s);
+  }
+  gasp_str_puts(&s, "\nConstraints:\n");
+  t->constraints(t, task, &s);
+  gasp_str_puts(&s, "- Output format: only the assembly, in one ```ptx fenced block, no explanation.\n");
+  if (facts) {
+    gasp_str_printf(&s, "\nISA facts (%s, %s):\n", t->isa, t->arch);
+    t->facts(t, task, &s);
+  }
+  if (example) {
+    gasp_str_puts(&s, "\nExample output (format only; a different computation):\n");
+    t->example(t, task, &s);
+  }
+  return gasp_str_take(&s);
+}

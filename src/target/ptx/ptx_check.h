@@ -1,0 +1,16 @@
+/* Checks ptxas does not do, or does without a column: register indices against their declarations,
+ * vector accesses provably misaligned, registers per thread against a budget. */
+#ifndef GASP_PTX_CHECK_H
+#define GASP_PTX_CHECK_H
+
+#include "../../core/diag.h"
+#include "../target.h"
+
+/* Runs the source-level checks on src->text, diagnostics mapped to answer lines. Returns error count. */
+int gasp_ptx_lint(const gasp_source *src, gasp_diags *d);
+
+/* Parses ptxas's stderr into diagnostics mapped to answer lines; *regs gets "Used N registers" (or -1),
+ * *smem the static shared bytes (or -1). Returns the number of errors added. */
+int gasp_ptxas_parse(const char *stderr_text, const gasp_source *src, gasp_diags *d, int *regs, int *smem);
+
+#endif

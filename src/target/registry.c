@@ -1,0 +1,34 @@
+/* Every target, one row each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "target.h"
+
+extern const gasp_target gasp_target_ptx_sm90;
+extern const gasp_target gasp_target_ptx_sm89;
+
+static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, NULL};
+
+const gasp_target *const *gasp_targets(void) { return all; }
+
+const gasp_target *gasp_target_find(const char *name) {
+  for (int i = 0; all[i]; i++)
+    if (!strcmp(all[i]->name, name)) return all[i];
+  return NULL;
+}
+
+void gasp_source_free(gasp_source *s) {
+  free(s->text);
+  memset(s, 0, sizeof *s);
+}
+
+int gasp_source_map_line(const gasp_source *s, int line) {
+  if (line >= s->map_first && line < s->map_first + s->map_count) return line - s->map_first + s->map_orig_first;
+  return 0;
+}
+
+void gasp_binary_free(gasp_binary *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
+  b->regs = b->shared_static = -1;
+}
