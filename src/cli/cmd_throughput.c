@@ -147,9 +147,10 @@ int cmd_throughput(int argc, char **argv) {
         gasp_pool_stats st;
         gasp_pool_get_stats(pool, &st);
         printf("\nfault recovery (%d spares): %d trapping candidates in %.2f s = %.1f per second; %d classified trap, "
-               "%d otherwise; %ld worker restarts, mean wait %.1f ms, longest %.1f ms, worker start %.0f ms\n",
+               "%d otherwise; %ld worker restarts, mean wait %.1f ms, longest %.1f ms, worker start %.0f ms "
+               "(cuInit %.0f, context %.0f, harness module %.0f)\n",
                spares, faults, tt, faults / tt, okc, bad, st.restarts, st.restarts ? st.restart_wait_ms / st.restarts : 0,
-               st.max_restart_wait_ms, st.init_ms_last);
+               st.max_restart_wait_ms, st.init_ms_last, st.cuinit_ms_last, st.ctx_ms_last, st.module_ms_last);
         gasp_pool_close(pool);
       }
       gasp_binary_free(&tb);

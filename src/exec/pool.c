@@ -93,7 +93,23 @@ static int spawn(gasp_pool *p, worker *w) {
   }
   w->to_fd = to[1];
   w->from_fd = from[0];
+  /* a job carries megabytes; the default 64 KiB pipe makes that many context switches */
+  fcntl(w->to_fd, F_SETPIPE_SZ, 1 << 20);
+  fcntl(w->from_fd, F_SETPIPE_SZ, 1 << 20);
   return 0;
+}
+
+/* Killed workers are reaped later: tearing down a CUDA context after a fault took hundreds of
+ * milliseconds on the H200, and nothing needs to wait for it. */
+static pid_t zombies[256];
+static int nzombies;
+
+static void reap(int block) {
+  for (int i = 0; i < nzombies;) {
+    pid_t r = waitpid(zombies[i], NULL, block ? 0 : WNOHANG);
+    if (r == zombies[i] || (r < 0 && errno == ECHILD)) zombies[i] = zombies[--nzombies];
+    else i++;
+  }
 }
 
 static void kill_worker(worker *w) {
@@ -102,7 +118,9 @@ static void kill_worker(worker *w) {
   kill(w->pid, SIGKILL);
   close(w->to_fd);
   close(w->from_fd);
-  while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
+  reap(0);
+  if (nzombies == 256) reap(1);
+  zombies[nzombies++] = w->pid;
   w->pid = 0;
 }
 
@@ -124,6 +142,9 @@ static int await_hello(gasp_pool *p, worker *w, char *why, size_t cap) {
   }
   w->ready = 1;
   p->st.init_ms_last = w->hello.init_ms;
+  p->st.cuinit_ms_last = w->hello.cuinit_ms;
+  p->st.ctx_ms_last = w->hello.ctx_ms;
+  p->st.module_ms_last = w->hello.module_ms;
   return 0;
 }
 
@@ -189,6 +210,7 @@ void gasp_pool_close(gasp_pool *p) {
   if (p->active.pid > 0) gasp_msg_write(p->active.to_fd, GASP_MSG_QUIT, "", 0);
   kill_worker(&p->active);
   for (int i = 0; i < p->nspares; i++) kill_worker(&p->spares[i]);
+  reap(1);
   gasp_wire_free(&p->w);
   free(p);
 }

@@ -36,7 +36,8 @@ typedef struct {
   long jobs, restarts, timeouts, crashes;
   double restart_wait_ms;   /* total time jobs waited for a replacement worker */
   double max_restart_wait_ms;
-  double init_ms_last;      /* the latest worker's cuInit + context time */
+  double init_ms_last;      /* the latest worker's start-up: cuInit + context + harness module */
+  double cuinit_ms_last, ctx_ms_last, module_ms_last;
 } gasp_pool_stats;
 void gasp_pool_get_stats(const gasp_pool *p, gasp_pool_stats *s);
 

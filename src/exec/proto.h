@@ -45,7 +45,8 @@ typedef struct {
   uint32_t version;
   int32_t status;   /* 0, or the CUresult that stopped start-up (no GPU: -1) */
   int32_t cc_major, cc_minor, sm_count;
-  double init_ms;   /* cuInit + context */
+  double init_ms;   /* cuInit + context + harness module, in total */
+  double cuinit_ms, ctx_ms, module_ms;
   char device[GASP_HELLO_NAME];
   char error[256];
 } gasp_hello;

@@ -338,8 +338,9 @@ int main(int argc, char **argv) {
     hello.status = -1;
   } else {
     CUresult e;
-    if ((e = cu.Init(0)) || (e = cu.DeviceGet(&dev, ordinal)) || (e = cu.PrimaryCtxRetain(&ctx, dev)) ||
-        (e = cu.CtxSetCurrent(ctx))) {
+    double t1 = 0, t2 = 0;
+    if ((e = cu.Init(0)) || ((t1 = now_ms()), 0) || (e = cu.DeviceGet(&dev, ordinal)) ||
+        (e = cu.PrimaryCtxRetain(&ctx, dev)) || (e = cu.CtxSetCurrent(ctx)) || ((t2 = now_ms()), 0)) {
       hello.status = e;
       describe(e, hello.error, sizeof hello.error);
     } else {
@@ -354,6 +355,9 @@ int main(int argc, char **argv) {
         hello.status = e;
         describe(e, hello.error, sizeof hello.error);
       }
+      hello.cuinit_ms = t1 - t0;
+      hello.ctx_ms = t2 - t1;
+      hello.module_ms = now_ms() - t2;
     }
   }
   hello.init_ms = now_ms() - t0;

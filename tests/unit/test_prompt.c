@@ -1,1 +1,39 @@
-int main(void){return 0;}
+/* Prompts: each variant adds its layer; facts come from the target; the task text is there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "prompt/prompt.h"
+#include "target/target.h"
+
+int main(void) {
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_taskset ts;
+  gasp_taskset_load(gasp_tasks_dir(), &ts, &d);
+  const gasp_task *va = gasp_taskset_find(&ts, "vector_add"), *add = gasp_taskset_find(&ts, "add_f32");
+  const gasp_target *t = gasp_target_find("ptx-sm90"), *t89 = gasp_target_find("ptx-sm89");
+  CHECK(va && add && t && t89, "fixtures");
+  if (!va || !add || !t || !t89) return DONE();
+  char *bare = gasp_prompt_build(t, va, "bare");
+  char *con = gasp_prompt_build(t, va, "constrained");
+  char *ex = gasp_prompt_build(t, va, "constrained+example");
+  char *full = gasp_prompt_build(t, va, "constrained+example+facts");
+  CHECK(gasp_prompt_build(t, va, "nope") == NULL, "unknown variant");
+  CHECK(strstr(bare, "c[i] = a[i] + b[i]") && !strstr(bare, "Constraints"), "bare has the task only");
+  CHECK(strstr(con, "Constraints") && strstr(con, "Syntax") && strstr(con, "Semantics") && strstr(con, "Hardware context"),
+        "three layers");
+  CHECK(strstr(con, ".param .u64 a") && strstr(con, ".param .u32 n"), "the ABI in order");
+  CHECK(!strstr(con, "Example output") && strstr(ex, "Example output"), "example layer");
+  CHECK(!strstr(ex, "ISA facts") && strstr(full, "ISA facts") && strstr(full, "sm_90") && strstr(full, "132 SMs"),
+        "facts layer from the target");
+  CHECK(strlen(bare) < strlen(con) && strlen(con) < strlen(ex) && strlen(ex) < strlen(full), "layers grow");
+  char *f89 = gasp_prompt_build(t89, va, "constrained+example+facts");
+  CHECK(strstr(f89, "sm_89") && strstr(f89, "RTX 4090") && !strstr(f89, "sm_90"), "sm_89 facts");
+  char *sn = gasp_prompt_build(t, add, "constrained");
+  CHECK(strstr(sn, "%a") && strstr(sn, "%d") && strstr(sn, "No `.version`"), "snippet prompt names registers");
+  free(bare); free(con); free(ex); free(full); free(f89); free(sn);
+  gasp_taskset_free(&ts);
+  gasp_diags_free(&d);
+  return DONE();
+}

@@ -348,16 +348,22 @@ int gasp_ptxas_parse(const char *err, const gasp_source *src, gasp_diags *d, int
     int lineno = 0;
     const char *ln = strstr(line, ", line ");
     if (ln) lineno = atoi(ln + 7);
-    const char *sev = NULL;
+    /* the severity is the word after "line N; " (or after "ptxas "), then a colon and the message */
+    const char *sev = ln ? strchr(ln, ';') : (strncmp(line, "ptxas ", 6) ? NULL : line + 5);
+    if (!sev) continue;
+    sev++;
+    while (*sev == ' ') sev++;
     int fatal = 0;
-    gasp_severity s = GASP_SEV_ERROR;
-    if ((sev = strstr(line, "error"))) s = GASP_SEV_ERROR;
-    else if ((sev = strstr(line, "fatal"))) { s = GASP_SEV_ERROR; fatal = 1; }
-    else if ((sev = strstr(line, "warning"))) s = GASP_SEV_WARNING;
+    gasp_severity s;
+    if (!strncmp(sev, "error", 5)) s = GASP_SEV_ERROR;
+    else if (!strncmp(sev, "fatal", 5)) { s = GASP_SEV_ERROR; fatal = 1; }
+    else if (!strncmp(sev, "warning", 7)) s = GASP_SEV_WARNING;
     else continue;
     const char *colon = strchr(sev, ':');
     const char *msg = colon ? colon + 1 : sev;
     while (*msg == ' ') msg++;
+    /* "Ptx assembly aborted due to errors" only repeats that there were errors */
+    if (fatal && !lineno && strstr(msg, "aborted due to errors")) continue;
     int orig = lineno ? gasp_source_map_line(src, lineno) : 0;
     int col = lineno ? column_for(src->text, lineno, msg) : 0;
     if (lineno && !orig) {
