@@ -106,7 +106,10 @@ int cmd_throughput(int argc, char **argv) {
   int pa, fa, pf, ff;
   /* warm-up: module loads and the first allocation */
   run_mode(pool, p, np, np, &pa, &fa);
+  gasp_verify_profile_reset();
   double tp = run_mode(pool, p, np, n, &pa, &fa);
+  gasp_verify_profile vp;
+  gasp_verify_profile_get(&vp);
   gasp_pool_close(pool);
   po.fresh_per_job = 1;
   pool = cli_open_pool(&po, why, sizeof why);
@@ -120,6 +123,10 @@ int cmd_throughput(int argc, char **argv) {
   if (tf > 0) printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", "one process per candidate", nfresh, tf, nfresh / tf,
                      1e3 * tf / nfresh, pf);
   if (tf > 0) printf("ratio persistent/per-process: %.1fx\n", (n / tp) / (nfresh / tf));
+  printf("persistent, per candidate (%.1f jobs): inputs+poison %.3f ms, worker round trip %.3f ms (of which "
+         "host<->device copies %.3f ms, kernel %.3f ms), CPU reference %.3f ms, comparison %.3f ms\n",
+         (double)vp.jobs / n, vp.prepare_ms / n, vp.job_ms / n, vp.worker_copy_ms / n, vp.kernel_ms / n,
+         vp.reference_ms / n, vp.judge_ms / n);
   /* fault recovery: a kernel that traps, over and over */
   if (faults > 0) {
     const char *trap_ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"

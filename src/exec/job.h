@@ -52,6 +52,7 @@ typedef struct {
   int regs;            /* registers per thread the driver reports for the kernel */
   double kernel_ms;    /* event time of the checked launch */
   double load_ms;
+  double copy_ms;      /* host<->device copies in the worker */
   uint32_t ntimes;
   float *times;        /* timed launches, ms */
   uint32_t nbufs;

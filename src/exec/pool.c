@@ -230,6 +230,7 @@ static int decode_result(gasp_wire *w, gasp_job_result *r) {
   r->regs = (int)gasp_wire_get_u32(w);
   r->kernel_ms = gasp_wire_get_f64(w);
   r->load_ms = gasp_wire_get_f64(w);
+  r->copy_ms = gasp_wire_get_f64(w);
   r->ntimes = gasp_wire_get_u32(w);
   if (r->ntimes > 1000000) return -1;
   const void *t = gasp_wire_get(w, r->ntimes * sizeof(float));

@@ -4,6 +4,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -456,7 +459,25 @@ const gasp_task *gasp_taskset_find(const gasp_taskset *ts, const char *id) {
 #define GASP_TASKS_DIR_DEFAULT "tasks"
 #endif
 
+/* $GASP_TASKS_DIR, else the source tree's tasks/ (compiled in), else tasks/ beside or above the running
+ * executable (a build or install moved elsewhere, e.g. onto the GPU machine), else ./tasks. */
 const char *gasp_tasks_dir(void) {
   const char *e = getenv("GASP_TASKS_DIR");
-  return (e && *e) ? e : GASP_TASKS_DIR_DEFAULT;
+  if (e && *e) return e;
+  struct stat st;
+  if (stat(GASP_TASKS_DIR_DEFAULT, &st) == 0 && S_ISDIR(st.st_mode)) return GASP_TASKS_DIR_DEFAULT;
+  static char found[PATH_MAX + 64];
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    static const char *const rel[] = {"/tasks", "/../tasks", "/../share/gasp/tasks", NULL};
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = 0;
+    for (int i = 0; rel[i]; i++) {
+      snprintf(found, sizeof found, "%s%s", self, rel[i]);
+      if (stat(found, &st) == 0 && S_ISDIR(st.st_mode)) return found;
+    }
+  }
+  return "tasks";
 }

@@ -11,6 +11,10 @@
 #include "../task/gen.h"
 #include "../task/ref/ref.h"
 
+static gasp_verify_profile prof;
+void gasp_verify_profile_get(gasp_verify_profile *p) { *p = prof; }
+void gasp_verify_profile_reset(void) { memset(&prof, 0, sizeof prof); }
+
 typedef struct {
   uint8_t *dev[GASP_MAX_PARAMS];   /* what goes to the device: guard + data + guard */
   uint64_t bytes[GASP_MAX_PARAMS];
@@ -342,7 +346,10 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
     trial_bufs tb;
     memset(&tb, 0, sizeof tb);
     gasp_job j;
-    if (build_trial(task, &sh, t, o->seed, &tb, &j, bin)) {
+    double p0 = gasp_now_s();
+    int built = build_trial(task, &sh, t, o->seed, &tb, &j, bin);
+    prof.prepare_ms += (gasp_now_s() - p0) * 1e3;
+    if (built) {
       free_bufs(&tb);
       v->cls = GASP_CLASS_ERROR;
       snprintf(v->detail, sizeof v->detail, "out of host memory");
@@ -352,7 +359,12 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
     uint64_t bytes = 0;
     for (uint32_t i = 0; i < j.nbufs; i++) bytes += j.bufs[i].size;
     gasp_job_result r;
+    p0 = gasp_now_s();
     int rc = gasp_pool_run(pool, &j, job_timeout(task, 2 * bytes, 1), &r);
+    prof.job_ms += (gasp_now_s() - p0) * 1e3;
+    prof.worker_copy_ms += r.copy_ms;
+    prof.kernel_ms += r.kernel_ms;
+    prof.jobs++;
     v->trials_run = t + 1;
     if (rc) {
       free_bufs(&tb);
@@ -372,8 +384,12 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
       return 0;
     }
     v->stage = GASP_STAGE_VERIFY;
+    p0 = gasp_now_s();
     run_reference(task, &sh, &tb);
+    double p1 = gasp_now_s();
     gasp_class c = judge(task, &tb, &r, v);
+    prof.reference_ms += (p1 - p0) * 1e3;
+    prof.judge_ms += (gasp_now_s() - p1) * 1e3;
     gasp_job_result_free(&r);
     free_bufs(&tb);
     if (c != GASP_CLASS_PASS) {

@@ -44,6 +44,14 @@ typedef struct {
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v);
 
+/* Where verification time goes, summed over all calls since the last reset (for `gasp throughput`). */
+typedef struct {
+  double prepare_ms, job_ms, worker_copy_ms, kernel_ms, reference_ms, judge_ms;
+  long jobs;
+} gasp_verify_profile;
+void gasp_verify_profile_get(gasp_verify_profile *p);
+void gasp_verify_profile_reset(void);
+
 /* Relative slowdown within which a pass still counts as fast (timing noise on the H200: repeated medians
  * of one kernel varied by under 3% in our runs; we allow 5%). */
 #define GASP_FAST_TOLERANCE 0.05

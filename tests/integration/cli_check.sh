@@ -3,7 +3,9 @@
 . "$(dirname "$0")/lib.sh"
 D="$SRC/data"
 expect_rc 0 "good PTX passes" "$GASP" check --target ptx-sm90 "$D/vector_add_good.ptx"
-expect_rc 0 "sm_89 too" "$GASP" check --target ptx-sm89 "$D/vector_add_good.ptx"
+sed s/sm_90/sm_89/ "$D/vector_add_good.ptx" >"$TMP/va89.ptx"
+expect_rc 0 "sm_89 PTX on ptx-sm89" "$GASP" check --target ptx-sm89 "$TMP/va89.ptx"
+expect_rc 1 "sm_90 PTX refused by ptx-sm89" "$GASP" check --target ptx-sm89 "$D/vector_add_good.ptx"
 # a model answer in markdown with two defects: %f9 outside %f<4>, and a misspelled opcode
 expect_rc 1 "bad answer fails" "$GASP" check --target ptx-sm90 "$D/answer_bad.md"
 grep -q "answer_bad.md:23:21: error: range: register '%f9' is outside '%f<4>'" "$TMP/err" && ok || { bad "range diagnostic at 23:21"; cat "$TMP/err"; }
