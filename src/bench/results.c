@@ -121,7 +121,7 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
   while ((n = getline(&line, &cap, f)) > 0) {
     if (n <= 1) continue;
     json_error_t je;
-    json_t *o = json_loads(line, 0, &je);
+    json_t *o = json_loads(line, JSON_ALLOW_NUL, &je);
     if (!o || !json_is_object(o)) {
       rows->bad_lines++;
       json_decref(o);

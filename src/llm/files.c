@@ -82,7 +82,7 @@ gasp_backend *gasp_backend_files_open(const gasp_backend_opts *o, char *err, siz
       lineno++;
       if (n <= 1) continue;
       json_error_t je;
-      json_t *row = json_loads(line, 0, &je);
+      json_t *row = json_loads(line, JSON_ALLOW_NUL, &je);
       if (!row || !json_is_object(row)) {
         snprintf(err, cap, "%s:%d:%d: not a JSON object: %s", o->answers, lineno, je.column, je.text);
         json_decref(row);

@@ -58,7 +58,7 @@ int main(void) {
   CHECK(rows.count == 2 && rows.bad_lines == 1, "2 rows, 1 torn line: %zu %zu", rows.count, rows.bad_lines);
   CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3), "resume key present");
   CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 5), "absent key");
-  CHECK(rows.rows[0].cls == GASP_CLASS_WRONG && rows.rows[0].stage == GASP_STAGE_VERIFY, "fields");
+  CHECK(rows.count && rows.rows[0].cls == GASP_CLASS_WRONG && rows.rows[0].stage == GASP_STAGE_VERIFY, "fields");
   gasp_rows_free(&rows);
   unlink(path);
   CHECK(gasp_rows_load("/nonexistent/x.jsonl", &rows, err, sizeof err) == 0 && rows.count == 0, "missing file");
