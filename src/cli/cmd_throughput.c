@@ -14,17 +14,12 @@ typedef struct {
 } prepared;
 
 static int prepare(const gasp_target *t, const gasp_task *task, const char *answer, gasp_binary *bin) {
-  gasp_record rec;
-  gasp_record_init(&rec);
-  rec.answer = gasp_strdup(answer);
-  gasp_eval_opts eo = {0};
-  eo.stop_after_check = 1;
-  eo.binary_out = bin;
-  gasp_eval(t, task, &eo, &rec);
-  int ok = rec.cls == GASP_CLASS_PASS;
-  if (!ok) cli_print_diags(&rec.diags, task->id, stderr);
-  gasp_record_free(&rec);
-  return ok ? 0 : -1;
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = gasp_assemble_answer(t, task, answer, bin, &d);
+  if (rc) cli_print_diags(&d, task->id, stderr);
+  gasp_diags_free(&d);
+  return rc;
 }
 
 static double run_mode(gasp_pool *pool, prepared *p, int np, int n, int *passes, int *fails) {

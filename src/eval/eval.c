@@ -83,3 +83,22 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
   else gasp_binary_free(&bin);
   return vr;
 }
+
+int gasp_assemble_answer(const gasp_target *t, const gasp_task *task, const char *answer, gasp_binary *bin,
+                         gasp_diags *d) {
+  gasp_record rec;
+  gasp_record_init(&rec);
+  rec.answer = gasp_strdup(answer);
+  memset(bin, 0, sizeof *bin);
+  gasp_eval_opts eo = {0};
+  eo.stop_after_check = 1;
+  eo.binary_out = bin;
+  gasp_eval(t, task, &eo, &rec);
+  int ok = rec.cls == GASP_CLASS_PASS;
+  for (size_t i = 0; i < rec.diags.count; i++) {
+    const gasp_diag *g = &rec.diags.items[i];
+    gasp_diags_add(d, g->sev, g->cls, g->line, g->col, "%s", g->msg);
+  }
+  gasp_record_free(&rec);
+  return ok ? 0 : -1;
+}

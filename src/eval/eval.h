@@ -56,4 +56,9 @@ typedef struct {
  * good (the record says so too). */
 int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts *o, gasp_record *rec);
 
+/* Extract, check and assemble one answer (no run). Returns 0 with *bin filled (caller frees), or -1 with
+ * the diagnostics that stopped it. */
+int gasp_assemble_answer(const gasp_target *t, const gasp_task *task, const char *answer, gasp_binary *bin,
+                         gasp_diags *d);
+
 #endif

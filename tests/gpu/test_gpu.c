@@ -190,16 +190,7 @@ int main(void) {
   char *kp[3] = {trap, vector_add_ptx("null_write"), vector_add_ptx("misaligned")};
   /* assemble once: the figure of interest is recovery, not ptxas */
   gasp_binary kb[3];
-  for (int k = 0; k < 3; k++) {
-    gasp_record r;
-    gasp_record_init(&r);
-    r.answer = gasp_strdup(kp[k]);
-    gasp_eval_opts eo = {0};
-    eo.stop_after_check = 1;
-    eo.binary_out = &kb[k];
-    gasp_eval(t, va, &eo, &r);
-    gasp_record_free(&r);
-  }
+  for (int k = 0; k < 3; k++) EXPECT(gasp_assemble_answer(t, va, kp[k], &kb[k], &d) == 0, "assemble %s", kinds[k]);
   int recorded = 0, right = 0;
   double t0 = gasp_now_s();
   for (int i = 0; i < nf; i++) {
