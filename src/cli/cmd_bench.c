@@ -42,7 +42,7 @@ static void end_with_newline(FILE *f, const char *path) {
 int cmd_bench(int argc, char **argv) {
   const char *target = NULL, *glob = "*", *out = NULL, *variant = GASP_VARIANT_DEFAULT, *answers = NULL,
              *url = NULL, *model = NULL, *key_env = NULL;
-  gasp_multi backends = {{0}, 0};
+  gasp_multi backends = {{0}, 0}, stops = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 1, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0;
   double temperature = 0.2, top_p = 0.95;
@@ -64,6 +64,7 @@ int cmd_bench(int argc, char **argv) {
       {"top-p", 0, OPT_DOUBLE, "X", "nucleus sampling (default 0.95)", &top_p},
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 2048)", &max_tokens},
       {"retries", 0, OPT_INT, "N", "openai backend: retries with backoff (default 3)", &retries},
+      {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
       {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
       {"spares", 0, OPT_INT, "N", "GPU workers kept started in reserve for fault recovery (default 1)", &spares},
@@ -148,6 +149,7 @@ int cmd_bench(int argc, char **argv) {
   gp.max_tokens = max_tokens;
   gp.seed = (uint64_t)seed;
   gp.chat = chat;
+  for (int i = 0; i < stops.n && i < 4; i++) gp.stop[i] = stops.v[i];
   int total = ntasks * samples * backends.n, count = 0, written = 0, skipped_resume = 0;
   int exit_code = GASP_EXIT_OK;
   for (size_t ti = 0; ti < ts.count && !interrupted && exit_code == 0; ti++) {
@@ -181,7 +183,9 @@ int cmd_bench(int argc, char **argv) {
         gasp_strlcpy(rec.model, bk[bi]->model, sizeof rec.model);
         gasp_strlcpy(rec.variant, variant, sizeof rec.variant);
         rec.sample = s;
-        rec.seed = (uint64_t)seed * 1000003u + (uint64_t)s;
+        /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
+         * fixtures are made once); the model's sampling seed is seed + sample */
+        rec.seed = (uint64_t)seed;
         char *prompt = gasp_prompt_build(t, task, variant);
         gasp_answer ans;
         gasp_gen_params sp = gp;

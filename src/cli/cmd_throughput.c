@@ -26,7 +26,8 @@ static double run_mode(gasp_pool *pool, prepared *p, int np, int n, int *passes,
   double t0 = gasp_now_s();
   *passes = *fails = 0;
   for (int i = 0; i < n; i++) {
-    gasp_verify_opts vo = {(uint64_t)i + 1, 0, 0, NULL, NULL};
+    /* one seed for the run, as in `gasp bench`: every candidate of a task sees the same trials */
+    gasp_verify_opts vo = {1, 0, 0, NULL, NULL};
     gasp_verdict v;
     if (gasp_verify(pool, p[i % np].task, &p[i % np].bin, &vo, &v)) return -1;
     if (v.cls == GASP_CLASS_PASS) (*passes)++;
@@ -118,10 +119,10 @@ int cmd_throughput(int argc, char **argv) {
   if (tf > 0) printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", "one process per candidate", nfresh, tf, nfresh / tf,
                      1e3 * tf / nfresh, pf);
   if (tf > 0) printf("ratio persistent/per-process: %.1fx\n", (n / tp) / (nfresh / tf));
-  printf("persistent, per candidate (%.1f jobs): inputs+poison %.3f ms, worker round trip %.3f ms (of which "
-         "host<->device copies %.3f ms, kernel %.3f ms), CPU reference %.3f ms, comparison %.3f ms\n",
+  printf("persistent, per candidate (%.1f jobs): inputs and CPU reference (cached per task and trial) %.3f ms, worker round trip %.3f ms (of which "
+         "host<->device copies %.3f ms, kernel %.3f ms), comparison %.3f ms\n",
          (double)vp.jobs / n, vp.prepare_ms / n, vp.job_ms / n, vp.worker_copy_ms / n, vp.kernel_ms / n,
-         vp.reference_ms / n, vp.judge_ms / n);
+         vp.judge_ms / n);
   /* fault recovery: a kernel that traps, over and over */
   if (faults > 0) {
     const char *trap_ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"

@@ -44,9 +44,13 @@ typedef struct {
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v);
 
+/* Inputs and expected outputs depend only on (task, trial, seed) and are cached across candidates (up to
+ * 1 GiB); this frees them. */
+void gasp_verify_cache_clear(void);
+
 /* Where verification time goes, summed over all calls since the last reset (for `gasp throughput`). */
 typedef struct {
-  double prepare_ms, job_ms, worker_copy_ms, kernel_ms, reference_ms, judge_ms;
+  double prepare_ms, job_ms, worker_copy_ms, kernel_ms, judge_ms; /* prepare: inputs + CPU reference */
   long jobs;
 } gasp_verify_profile;
 void gasp_verify_profile_get(gasp_verify_profile *p);

@@ -43,7 +43,7 @@ trap 'kill $spid 2>/dev/null; rm -rf "$TMP"' EXIT
 for i in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
 URL="http://127.0.0.1:$(cat "$TMP/port")/v1"
 GASP_API_KEY=sekrit-123 "$GASP" bench --target ptx-sm90 --backend openai --url "$URL" --model tiny-test --tasks vector_add \
-  --temperature 0.7 --retries 2 -q -o "$TMP/r.jsonl" >"$TMP/out" 2>"$TMP/err"
+  --temperature 0.7 --stop '```\n\n' --retries 2 -q -o "$TMP/r.jsonl" >"$TMP/out" 2>"$TMP/err"
 [ $? = 0 ] && ok || { bad "bench with openai backend"; cat "$TMP/err"; }
 python3 - "$TMP/r.jsonl" "$TMP/requests.log" <<'PY' && ok || bad "completions record"
 import json, sys
@@ -56,6 +56,7 @@ assert len(reqs) == 2, "one 500 then a retry: %d" % len(reqs)
 b = reqs[-1]["body"]
 assert reqs[-1]["path"] == "/v1/completions" and b["model"] == "tiny-test" and abs(b["temperature"] - 0.7) < 1e-9
 assert "prompt" in b and "Constraints" in b["prompt"]
+assert b["stop"] == ["```\\n\\n"], b.get("stop")
 PY
 grep -q "sekrit" "$TMP/r.jsonl" "$TMP/out" "$TMP/err" && bad "API key leaked into output" || ok
 GASP_API_KEY=sekrit-123 "$GASP" bench --target ptx-sm90 --backend openai --chat --url "$URL" --model tiny-test --tasks vector_add -q -o "$TMP/c.jsonl" 2>"$TMP/err"
