@@ -41,6 +41,7 @@ typedef struct {
   uint32_t warmup;
   int flush_l2;        /* timed runs: overwrite a buffer larger than L2 before each launch */
   uint64_t nonce;      /* the heartbeat value the harness kernel must write after the candidate */
+  int shm;             /* set by the pool: buffer contents are in the shared input region, not the message */
 } gasp_job;
 
 typedef struct {
@@ -62,8 +63,13 @@ typedef struct {
   int timed_out;       /* the watchdog killed the worker */
   int worker_died;     /* the worker exited or broke the protocol without a reply */
   double wall_ms;
-  gasp_wire raw;       /* owns the reply bytes that times/bufs point into */
+  gasp_wire raw;       /* scratch for the reply */
+  int bufs_borrowed;   /* bufs point into the worker's shared output region: valid until its next job */
 } gasp_job_result;
+
+/* Buffer offsets in the device arena (and the shared regions): each buffer with its guards, 256-byte
+ * aligned, one after another. Returns the total. Both sides compute it the same way. */
+size_t gasp_job_layout(const gasp_job *j, size_t off[GASP_JOB_MAX_BUFS]);
 
 void gasp_job_encode(const gasp_job *j, gasp_wire *w);
 /* Decodes in place: buffer data pointers point into w. Returns 0 or -1 when malformed. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,8 @@ extern char **environ;
 typedef struct {
   pid_t pid;
   int to_fd, from_fd;
+  uint8_t *in_map, *out_map; /* shared with the worker: job inputs, results */
+  size_t shm_size;
   int ready;        /* hello received */
   gasp_hello hello;
 } worker;
@@ -30,6 +33,7 @@ typedef struct {
 
 struct gasp_pool {
   gasp_pool_opts o;
+  size_t shm_size;
   char path[PATH_MAX];
   worker active;
   worker spares[MAX_SPARES];
@@ -71,6 +75,25 @@ static int spawn(gasp_pool *p, worker *w) {
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, to[0], 0);
   posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+  /* two shared regions (fds 3 and 4 in the worker) carry buffer contents without the pipe */
+  int in_fd = -1, out_fd = -1;
+  if (p->shm_size) {
+    in_fd = memfd_create("gasp-in", MFD_CLOEXEC);
+    out_fd = memfd_create("gasp-out", MFD_CLOEXEC);
+    if (in_fd >= 0 && out_fd >= 0 && !ftruncate(in_fd, (off_t)p->shm_size) && !ftruncate(out_fd, (off_t)p->shm_size)) {
+      w->in_map = mmap(NULL, p->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, in_fd, 0);
+      w->out_map = mmap(NULL, p->shm_size, PROT_READ, MAP_SHARED, out_fd, 0);
+      if (w->in_map == MAP_FAILED || w->out_map == MAP_FAILED) {
+        if (w->in_map != MAP_FAILED) munmap(w->in_map, p->shm_size);
+        if (w->out_map != MAP_FAILED) munmap(w->out_map, p->shm_size);
+        w->in_map = w->out_map = NULL;
+      } else {
+        w->shm_size = p->shm_size;
+        posix_spawn_file_actions_adddup2(&fa, in_fd, 3);
+        posix_spawn_file_actions_adddup2(&fa, out_fd, 4);
+      }
+    }
+  }
   posix_spawnattr_t at;
   posix_spawnattr_init(&at);
   /* own process group, so the watchdog's kill reaches anything the driver forked */
@@ -83,11 +106,16 @@ static int spawn(gasp_pool *p, worker *w) {
   int rc = posix_spawn(&w->pid, p->path, &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
+  if (in_fd >= 0) close(in_fd);
+  if (out_fd >= 0) close(out_fd);
   close(to[0]);
   close(from[1]);
   if (rc) {
     close(to[1]);
     close(from[0]);
+    if (w->in_map) munmap(w->in_map, w->shm_size);
+    if (w->out_map) munmap(w->out_map, w->shm_size);
+    w->in_map = w->out_map = NULL;
     errno = rc;
     return -1;
   }
@@ -118,6 +146,9 @@ static void kill_worker(worker *w) {
   kill(w->pid, SIGKILL);
   close(w->to_fd);
   close(w->from_fd);
+  if (w->in_map) munmap(w->in_map, w->shm_size);
+  if (w->out_map) munmap(w->out_map, w->shm_size);
+  w->in_map = w->out_map = NULL;
   reap(0);
   if (nzombies == 256) reap(1);
   zombies[nzombies++] = w->pid;
@@ -188,6 +219,9 @@ gasp_pool *gasp_pool_open(const gasp_pool_opts *o, char *why, size_t cap) {
   if (p->o.spares < 0) p->o.spares = 0;
   if (p->o.spares > MAX_SPARES) p->o.spares = MAX_SPARES;
   find_worker(p->o.worker_path, p->path, sizeof p->path);
+  /* shared regions per worker; jobs larger than this go through the pipe */
+  const char *mb = getenv("GASP_SHM_MB");
+  p->shm_size = (size_t)(mb ? atoi(mb) : 64) << 20;
   if (access(p->path, X_OK)) {
     snprintf(why, cap, "GPU worker '%s' not found", p->path);
     free(p);
@@ -219,7 +253,7 @@ const char *gasp_pool_device(const gasp_pool *p) { return p->device; }
 int gasp_pool_cc(const gasp_pool *p) { return p->cc; }
 void gasp_pool_get_stats(const gasp_pool *p, gasp_pool_stats *s) { *s = p->st; }
 
-static int decode_result(gasp_wire *w, gasp_job_result *r) {
+static int decode_result(gasp_wire *w, gasp_job_result *r, const worker *wk, const gasp_job *j) {
   r->stage = (int)gasp_wire_get_u32(w);
   r->cuda_error = (int)gasp_wire_get_u32(w);
   const char *e = gasp_wire_get(w, sizeof r->error);
@@ -240,6 +274,18 @@ static int decode_result(gasp_wire *w, gasp_job_result *r) {
   }
   r->nbufs = gasp_wire_get_u32(w);
   if (r->nbufs > GASP_JOB_MAX_BUFS) return -1;
+  size_t off[GASP_JOB_MAX_BUFS];
+  size_t total = gasp_job_layout(j, off);
+  if (j->shm) {
+    r->bufs_borrowed = 1;
+    if (r->nbufs > j->nbufs || total > wk->shm_size) return -1;
+    for (uint32_t i = 0; i < r->nbufs; i++) {
+      r->buflen[i] = gasp_wire_get_u64(w);
+      if (r->buflen[i] && r->buflen[i] != j->bufs[i].size + 2 * j->bufs[i].guard) return -1;
+      r->bufs[i] = r->buflen[i] ? wk->out_map + off[i] : NULL;
+    }
+    return w->bad ? -1 : 0;
+  }
   for (uint32_t i = 0; i < r->nbufs; i++) {
     r->buflen[i] = gasp_wire_get_u64(w);
     const void *b = gasp_wire_get(w, r->buflen[i]);
@@ -263,7 +309,16 @@ int gasp_pool_run(gasp_pool *p, const gasp_job *j, int timeout_ms, gasp_job_resu
   if (p->active.pid <= 0 && replace_active(p, why, sizeof why)) return -1;
   p->st.jobs++;
   gasp_wire_init(&r->raw);
-  gasp_job_encode(j, &r->raw);
+  gasp_job jj = *j;
+  size_t off[GASP_JOB_MAX_BUFS];
+  size_t total = gasp_job_layout(j, off);
+  if (p->active.in_map && total <= p->active.shm_size) {
+    /* contents go through the shared region: one copy here, one DMA in the worker */
+    for (uint32_t i = 0; i < j->nbufs; i++)
+      memcpy(p->active.in_map + off[i], j->bufs[i].data, j->bufs[i].size + 2 * j->bufs[i].guard);
+    jj.shm = 1;
+  }
+  gasp_job_encode(&jj, &r->raw);
   int wr = gasp_msg_write(p->active.to_fd, GASP_MSG_RUN, r->raw.p, r->raw.len);
   gasp_msg_hdr h;
   int rd = wr ? -1 : gasp_msg_read_timeout(p->active.from_fd, &h, &r->raw, timeout_ms);
@@ -272,7 +327,7 @@ int gasp_pool_run(gasp_pool *p, const gasp_job *j, int timeout_ms, gasp_job_resu
     r->timed_out = 1;
     p->st.timeouts++;
     snprintf(r->error, sizeof r->error, "no reply within %d ms: worker killed", timeout_ms);
-  } else if (rd || h.type != GASP_MSG_RESULT || decode_result(&r->raw, r)) {
+  } else if (rd || h.type != GASP_MSG_RESULT || decode_result(&r->raw, r, &p->active, &jj)) {
     r->worker_died = 1;
     p->st.crashes++;
     snprintf(r->error, sizeof r->error, "GPU worker died without a reply");

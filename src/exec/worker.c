@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +51,7 @@ static struct {
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*MemAllocHost)(void **, size_t);
+  CUresult (*MemHostRegister)(void *, size_t, unsigned);
   CUresult (*MemFreeHost)(void *);
   CUresult (*MemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -86,6 +89,7 @@ static int load_driver(char *err, size_t cap) {
       {(void **)&cu.MemcpyDtoH, "cuMemcpyDtoH_v2"},
       {(void **)&cu.MemsetD8Async, "cuMemsetD8Async"},
       {(void **)&cu.MemAllocHost, "cuMemAllocHost_v2"},
+      {(void **)&cu.MemHostRegister, "cuMemHostRegister_v2"},
       {(void **)&cu.MemFreeHost, "cuMemFreeHost"},
       {(void **)&cu.LaunchKernel, "cuLaunchKernel"},
       {(void **)&cu.EventCreate, "cuEventCreate"},
@@ -152,6 +156,22 @@ static CUevent ev[2];
 static uint8_t *staging;
 static size_t staging_size;
 static size_t buf_off[GASP_JOB_MAX_BUFS];
+/* Shared regions with gasp (fds 3 and 4, when given): inputs arrive in one and results leave through the
+ * other, page-locked here so each is one DMA with no copy through the pipe. */
+static uint8_t *shm_in, *shm_out;
+static size_t shm_size;
+
+static void map_shared(void) {
+  struct stat st;
+  if (fstat(3, &st) || fstat(4, &st) || st.st_size <= 0) return;
+  size_t n = (size_t)st.st_size;
+  void *a = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+  void *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+  if (a == MAP_FAILED || b == MAP_FAILED) return;
+  shm_in = a;
+  shm_out = b;
+  shm_size = n;
+}
 
 typedef struct {
   gasp_wire w;
@@ -210,10 +230,12 @@ static int run_job(const gasp_job *j, reply *r, float **times) {
       (e = cu.FuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)j->shared_bytes)))
     return fail(r, GASP_RUN_LAUNCH, e);
   /* lay the buffers out in one arena, each 256-byte aligned */
-  size_t off[GASP_JOB_MAX_BUFS], total = 0;
-  for (uint32_t i = 0; i < j->nbufs; i++) {
-    off[i] = total;
-    total += (j->bufs[i].size + 2 * j->bufs[i].guard + 255) & ~(size_t)255;
+  size_t off[GASP_JOB_MAX_BUFS];
+  size_t total = gasp_job_layout(j, off);
+  if (j->shm && total > shm_size) {
+    r->stage = GASP_RUN_PROTOCOL;
+    snprintf(r->error, sizeof r->error, "job of %zu bytes exceeds the shared region of %zu", total, shm_size);
+    return -1;
   }
   if (total > arena_size) {
     if (arena) cu.MemFree(arena);
@@ -225,22 +247,24 @@ static int run_job(const gasp_job *j, reply *r, float **times) {
     }
     arena_size = want;
   }
-  if (total > staging_size) {
-    if (staging) cu.MemFreeHost(staging);
-    staging = NULL;
-    size_t want = total < (64u << 20) ? (64u << 20) : total;
-    if ((e = cu.MemAllocHost((void **)&staging, want))) {
-      staging_size = 0;
-      return fail(r, GASP_RUN_ALLOC, e);
-    }
-    staging_size = want;
-  }
   double c0 = now_ms();
-  for (uint32_t i = 0; i < j->nbufs; i++) {
-    buf_off[i] = off[i];
-    memcpy(staging + off[i], j->bufs[i].data, j->bufs[i].size + 2 * j->bufs[i].guard);
+  for (uint32_t i = 0; i < j->nbufs; i++) buf_off[i] = off[i];
+  if (j->shm) {
+    if (total && (e = cu.MemcpyHtoD(arena, shm_in, total))) return fail(r, GASP_RUN_COPY_IN, e);
+  } else {
+    if (total > staging_size) {
+      if (staging) cu.MemFreeHost(staging);
+      staging = NULL;
+      size_t want = total < (64u << 20) ? (64u << 20) : total;
+      if ((e = cu.MemAllocHost((void **)&staging, want))) {
+        staging_size = 0;
+        return fail(r, GASP_RUN_ALLOC, e);
+      }
+      staging_size = want;
+    }
+    for (uint32_t i = 0; i < j->nbufs; i++) memcpy(staging + off[i], j->bufs[i].data, j->bufs[i].size + 2 * j->bufs[i].guard);
+    if (total && (e = cu.MemcpyHtoD(arena, staging, total))) return fail(r, GASP_RUN_COPY_IN, e);
   }
-  if (total && (e = cu.MemcpyHtoD(arena, staging, total))) return fail(r, GASP_RUN_COPY_IN, e);
   r->copy_ms = now_ms() - c0;
   CUdeviceptr ptrs[GASP_JOB_MAX_PARAMS];
   uint64_t vals[GASP_JOB_MAX_PARAMS];
@@ -281,7 +305,7 @@ static int run_job(const gasp_job *j, reply *r, float **times) {
       return -1;
     }
     c0 = now_ms();
-    if (total && (e = cu.MemcpyDtoH(staging, arena, total))) return fail(r, GASP_RUN_COPY_OUT, e);
+    if (total && (e = cu.MemcpyDtoH(j->shm ? shm_out : staging, arena, total))) return fail(r, GASP_RUN_COPY_OUT, e);
     r->copy_ms += now_ms() - c0;
     return 0;
   }
@@ -328,7 +352,7 @@ static void send_reply(int fd, reply *r, const gasp_job *j, int ran, float *time
   for (uint32_t i = 0; i < nb; i++) {
     uint64_t len = j->bufs[i].copy_back ? j->bufs[i].size + 2 * j->bufs[i].guard : 0;
     gasp_wire_u64(w, len);
-    if (len) gasp_wire_put(w, staging + buf_off[i], len);
+    if (len && !j->shm) gasp_wire_put(w, staging + buf_off[i], len);
   }
   gasp_msg_write(fd, GASP_MSG_RESULT, w->p, w->len);
 }
@@ -373,6 +397,12 @@ int main(int argc, char **argv) {
           (e = cu.EventCreate(&ev[0], 0)) || (e = cu.EventCreate(&ev[1], 0))) {
         hello.status = e;
         describe(e, hello.error, sizeof hello.error);
+      }
+      map_shared();
+      /* page-lock the shared regions; if the driver refuses, copies still work, only slower */
+      if (shm_size) {
+        cu.MemHostRegister(shm_in, shm_size, 0);
+        cu.MemHostRegister(shm_out, shm_size, 0);
       }
       hello.cuinit_ms = t1 - t0;
       hello.ctx_ms = t2 - t1;
