@@ -43,7 +43,7 @@ int cmd_bench(int argc, char **argv) {
   const char *target = NULL, *glob = "*", *out = NULL, *variant = GASP_VARIANT_DEFAULT, *answers = NULL,
              *url = NULL, *model = NULL, *key_env = NULL;
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0};
-  int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 1, fresh = 0, chat = 0,
+  int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0;
   double temperature = 0.2, top_p = 0.95;
   gasp_opt opts[] = {
@@ -67,7 +67,7 @@ int cmd_bench(int argc, char **argv) {
       {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
       {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
-      {"spares", 0, OPT_INT, "N", "GPU workers kept started in reserve for fault recovery (default 1)", &spares},
+      {"spares", 0, OPT_INT, "N", "GPU workers kept started in reserve for fault recovery (default 2)", &spares},
       {"fresh-worker", 0, OPT_FLAG, NULL, "a new worker process per candidate (slow; for comparison)", &fresh},
       {"quiet", 'q', OPT_FLAG, NULL, "no progress bar and no summary", &quiet},
       {0}};

@@ -9,11 +9,14 @@
 static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary) {
   const char *target = NULL, *task_id = NULL, *out = NULL;
   int quiet = 0;
-  gasp_opt opts[] = {
+  gasp_opt check_opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
-      {"output", 'o', OPT_STR, "OUT", "where to write the binary (asm)", &out},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
+      {0}};
+  gasp_opt asm_opts[] = {
+      check_opts[0], check_opts[1], check_opts[2],
+      {"output", 'o', OPT_STR, "OUT", "where to write the binary", &out},
       {0}};
   gasp_cmd_spec spec = {
       cmd, want_binary ? "--target T [--task ID] FILE -o OUT" : "--target T [--task ID] FILE",
@@ -23,8 +26,7 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
       "FILE may be a raw model answer: the assembly is taken from markdown fences or from the prose around it.\n"
       "Problems are printed one per line as FILE:LINE:COL: error: CLASS: message, where CLASS is one of extract,\n"
       "syntax, semantic, resource, range; lines and columns point into FILE as given.",
-      want_binary ? opts : opts};
-  if (!want_binary) opts[2] = opts[3], opts[3] = (gasp_opt){0};
+      want_binary ? asm_opts : check_opts};
   const char *pos[1];
   int npos;
   int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 1);
