@@ -23,10 +23,15 @@ static void on_sigint(int s) {
 }
 
 static void progress(int done, int total, const char *what, const char *cls, int tty) {
+  static double t0;
+  static int passes;
   if (!tty) return;
+  if (!t0) t0 = gasp_now_s();
+  passes += !strcmp(cls, "pass");
+  double el = gasp_now_s() - t0, eta = done ? el / done * (total - done) : 0;
   int width = 30, fill = total ? done * width / total : width;
-  fprintf(stderr, "\r\033[K[%.*s%*s] %d/%d %-24.24s %s", fill, "##############################", width - fill, "",
-          done, total, what, cls);
+  fprintf(stderr, "\r\033[K[%.*s%*s] %d/%d  %d pass  %.0fs left  %-22.22s %s", fill, "##############################",
+          width - fill, "", done, total, passes, eta, what, cls);
   if (done == total) fputc('\n', stderr);
   fflush(stderr);
 }
