@@ -144,7 +144,10 @@ static int make_fixture(const gasp_task *task, const gasp_trial_shape *sh, int t
   return 0;
 }
 
-#define FIXTURE_SLOTS 16
+/* Enough slots for a bench cycling through every task's trials (53 tasks x 3 trials); the byte limit
+ * decides what stays. With 16 slots, throughput over the 7 L2 tasks (21 fixtures) thrashed: 11 ms of
+ * every candidate went into remaking fixtures (measured on the H200). */
+#define FIXTURE_SLOTS 256
 #define FIXTURE_BYTES_MAX (1ull << 30)
 static struct {
   char task[64];
@@ -265,7 +268,10 @@ static gasp_class judge(const gasp_task *task, const trial_bufs *tb, const gasp_
       snprintf(v->detail, sizeof v->detail, "buffer '%s' did not come back", p->name);
       return GASP_CLASS_ERROR;
     }
-    for (uint64_t k = 0; k < GASP_GUARD_BYTES; k++) {
+    uint8_t pattern[GASP_GUARD_BYTES];
+    memset(pattern, tb->guard, sizeof pattern);
+    int guards_ok = !memcmp(got, pattern, GASP_GUARD_BYTES) && !memcmp(got + GASP_GUARD_BYTES + bytes, pattern, GASP_GUARD_BYTES);
+    for (uint64_t k = 0; !guards_ok && k < GASP_GUARD_BYTES; k++) {
       int before = got[k] != tb->guard, after = got[GASP_GUARD_BYTES + bytes + k] != tb->guard;
       if (before || after) {
         snprintf(v->detail, sizeof v->detail, "guard bytes %s buffer '%s' changed (byte %s%llu)",
@@ -293,6 +299,12 @@ static gasp_class judge(const gasp_task *task, const trial_bufs *tb, const gasp_
       size_t es = gasp_dtype_size(p->type);
       int64_t n = (int64_t)(tb->bytes[i] / es);
       const uint8_t *exp = tb->ref[i];
+      /* bit-identical to the reference: every element written and right (unless the reference itself
+       * produced the poison pattern, which the element loop below would accept too) */
+      if (!memcmp(got, exp, tb->bytes[i])) {
+        bi++;
+        continue;
+      }
       for (int64_t k = 0; k < n; k++) {
         const uint8_t *g = got + k * es, *e = exp + k * es;
         int poisoned = 1;
@@ -498,5 +510,36 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
       v->suspicious = v->speedup > 10.0;
     }
   }
+  return 0;
+}
+
+int gasp_verify_offline(const gasp_task *task, int trial, uint64_t seed, gasp_verify_mutator mutate, void *ctx,
+                        gasp_verdict *v) {
+  memset(v, 0, sizeof *v);
+  gasp_trial_shape sh;
+  char err[160];
+  if (gasp_task_shape(task, trial, &sh, err, sizeof err)) return -1;
+  trial_bufs scratch;
+  int owned;
+  trial_bufs *tb = get_fixture(task, &sh, trial, seed, &scratch, &owned);
+  if (!tb) return -1;
+  gasp_job_result r;
+  memset(&r, 0, sizeof r);
+  for (int i = 0; i < task->nparams; i++) {
+    if (task->params[i].role == GASP_ROLE_SCALAR) continue;
+    uint64_t len = tb->bytes[i] + 2 * GASP_GUARD_BYTES;
+    uint8_t *b = malloc(len);
+    memcpy(b, tb->dev[i], len);
+    if (task->params[i].role == GASP_ROLE_OUT) memcpy(b + GASP_GUARD_BYTES, tb->ref[i], tb->bytes[i]);
+    if (mutate) mutate(task, i, b, tb->bytes[i], GASP_GUARD_BYTES, ctx);
+    r.bufs[r.nbufs] = b;
+    r.buflen[r.nbufs] = len;
+    r.nbufs++;
+  }
+  gasp_class c = judge(task, tb, &r, v);
+  v->cls = c;
+  v->stage = GASP_STAGE_VERIFY;
+  gasp_job_result_free(&r);
+  if (owned) free_bufs(tb);
   return 0;
 }

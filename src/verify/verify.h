@@ -44,6 +44,15 @@ typedef struct {
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v);
 
+/* Judging without a GPU, for tests: the buffers a perfect kernel would return for trial `trial` (the
+ * inputs as sent, the reference's outputs, intact guards) are handed to `mutate` (may be NULL), which may
+ * damage them as a broken kernel would, and are then judged exactly as a worker's reply is. Returns 0
+ * with v filled, -1 when the fixture cannot be made. */
+typedef void (*gasp_verify_mutator)(const gasp_task *task, int param, uint8_t *buf, uint64_t bytes, uint64_t guard,
+                                    void *ctx);
+int gasp_verify_offline(const gasp_task *task, int trial, uint64_t seed, gasp_verify_mutator mutate, void *ctx,
+                        gasp_verdict *v);
+
 /* Inputs and expected outputs depend only on (task, trial, seed) and are cached across candidates (up to
  * 1 GiB); this frees them. */
 void gasp_verify_cache_clear(void);

@@ -107,6 +107,7 @@ static gasp_class judge(gasp_pool *pool, const gasp_target *t, const gasp_task *
 }
 
 int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut by a time limit keeps what it printed */
   char why[256];
   gasp_pool_opts po;
   gasp_pool_default_opts(&po);
