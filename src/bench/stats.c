@@ -16,7 +16,7 @@ double gasp_pass_at_k(int n, int c, int k) {
 static void add_row(gasp_bucket *b, const gasp_row *r) {
   b->n++;
   if (r->cls == GASP_CLASS_SKIPPED) b->skipped++;
-  if (r->cls != GASP_CLASS_EXTRACT) b->extracted++;
+  if (r->stage >= GASP_STAGE_CHECK) b->extracted++; /* extraction succeeded: the candidate moved on */
   if (r->stage >= GASP_STAGE_ASSEMBLE) b->assembled++;
   if (r->gpu_ran && r->stage >= GASP_STAGE_RUN) b->loaded++;
   if (r->gpu_ran && r->stage >= GASP_STAGE_VERIFY) b->ran++;

@@ -1,13 +1,17 @@
 /* gasp report: the summary table of a results file. */
 #include <stdlib.h>
 
+#include "../bench/report_html.h"
 #include "../bench/stats.h"
 #include "cli.h"
 
 int cmd_report(int argc, char **argv) {
   int k = 0;
-  gasp_opt opts[] = {{"k", 'k', OPT_INT, "K", "k for pass@k (default: the most samples of any task)", &k}, {0}};
-  gasp_cmd_spec spec = {"report", "results.jsonl [--k K]",
+  const char *html = NULL;
+  gasp_opt opts[] = {{"k", 'k', OPT_INT, "K", "k for pass@k (default: the most samples of any task)", &k},
+                     {"html", 0, OPT_STR, "OUT", "also write a self-contained HTML page with charts", &html},
+                     {0}};
+  gasp_cmd_spec spec = {"report", "results.jsonl [--k K] [--html OUT.html]",
                         "Print the summary of a results file: per level and overall, the stage funnel (extracted, "
                         "assembled, loaded, ran, correct), pass@1, pass@k, fast_1, and counts per failure class.",
                         "pass@k uses the unbiased estimator 1 - C(n-c,k)/C(n,k) per task, averaged over tasks.\n"
@@ -42,5 +46,12 @@ int cmd_report(int argc, char **argv) {
   if (!rows.count) printf("no records in %s\n", pos[0]);
   else gasp_summary_print(&rows, k, stdout);
   gasp_rows_free(&rows);
+  if (html) {
+    if (gasp_report_html(pos[0], html, err, sizeof err)) {
+      gasp_cli_error("report", "%s", err);
+      return GASP_EXIT_ENV;
+    }
+    fprintf(stderr, "wrote %s\n", html);
+  }
   return 0;
 }

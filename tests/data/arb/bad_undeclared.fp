@@ -1,0 +1,3 @@
+!!ARBfp1.0
+MOV result.color, missing;
+END
