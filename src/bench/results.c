@@ -32,12 +32,12 @@ static json_t *num_or_null(double v, int have) { return have ? json_real(v) : js
 
 char *gasp_record_to_json(const gasp_record *r) {
   json_t *o = json_object();
-  json_object_set_new(o, "task", json_string(r->task));
+  json_object_set_new(o, "task", text_value(r->task, 0));
   json_object_set_new(o, "level", json_integer(r->level));
-  json_object_set_new(o, "target", json_string(r->target));
-  json_object_set_new(o, "backend", json_string(r->backend));
-  json_object_set_new(o, "model", json_string(r->model));
-  json_object_set_new(o, "variant", json_string(r->variant));
+  json_object_set_new(o, "target", text_value(r->target, 0));
+  json_object_set_new(o, "backend", text_value(r->backend, 0));
+  json_object_set_new(o, "model", text_value(r->model, 0));
+  json_object_set_new(o, "variant", text_value(r->variant, 0));
   json_object_set_new(o, "sample", json_integer(r->sample));
   json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
   json_object_set_new(o, "turn", json_integer(r->turn));
@@ -45,7 +45,8 @@ char *gasp_record_to_json(const gasp_record *r) {
   json_object_set_new(o, "class", json_string(gasp_class_name(r->cls)));
   json_object_set_new(o, "pass", json_boolean(r->cls == GASP_CLASS_PASS));
   json_object_set_new(o, "gpu_ran", json_boolean(r->gpu_ran));
-  if (r->skip_reason[0]) json_object_set_new(o, "skip_reason", json_string(r->skip_reason));
+  if (r->skip_reason[0]) json_object_set_new(o, "skip_reason", text_value(r->skip_reason, 0));
+  if (r->infra_error) json_object_set_new(o, "infra_error", json_true());
   json_t *ds = json_array();
   for (size_t i = 0; i < r->diags.count; i++) {
     const gasp_diag *g = &r->diags.items[i];
@@ -55,15 +56,15 @@ char *gasp_record_to_json(const gasp_record *r) {
     json_object_set_new(d, "class", json_string(gasp_class_name(g->cls)));
     json_object_set_new(d, "line", json_integer(g->line));
     json_object_set_new(d, "col", json_integer(g->col));
-    json_object_set_new(d, "message", json_string(g->msg));
+    json_object_set_new(d, "message", text_value(g->msg, 0));
     json_array_append_new(ds, d);
   }
   json_object_set_new(o, "diagnostics", ds);
   const gasp_verdict *v = &r->verdict;
-  if (v->detail[0]) json_object_set_new(o, "detail", json_string(v->detail));
+  if (v->detail[0]) json_object_set_new(o, "detail", text_value(v->detail, 0));
   if (v->has_mismatch) {
     json_t *m = json_object();
-    json_object_set_new(m, "param", json_string(v->param));
+    json_object_set_new(m, "param", text_value(v->param, 0));
     json_object_set_new(m, "index", json_integer(v->index));
     json_object_set_new(m, "expected", json_string(v->expected));
     json_object_set_new(m, "got", json_string(v->got));
@@ -89,7 +90,7 @@ char *gasp_record_to_json(const gasp_record *r) {
     json_object_set_new(o, "tokens_per_s", json_real(r->tokens_per_s));
   }
   json_object_set_new(o, "answer", text_value(r->answer, r->answer_len));
-  json_object_set_new(o, "device", r->device[0] ? json_string(r->device) : json_null());
+  json_object_set_new(o, "device", r->device[0] ? text_value(r->device, 0) : json_null());
   json_object_set_new(o, "gasp_version", json_string(GASP_VERSION));
   char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
   json_decref(o);
@@ -146,6 +147,8 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
     r->slow = json_is_true(json_object_get(o, "slow"));
     r->gpu_ran = json_is_true(json_object_get(o, "gpu_ran"));
     r->speedup = json_number_value(json_object_get(o, "speedup"));
+    r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
+    r->infra_error = json_is_true(json_object_get(o, "infra_error"));
     if (r->stage < 0 || r->cls < 0) {
       rows->count--;
       rows->bad_lines++;
@@ -168,10 +171,11 @@ void gasp_rows_free(gasp_rows *rows) {
 }
 
 int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample) {
+                  const char *variant, int sample, uint64_t seed) {
   for (size_t i = 0; i < rows->count; i++) {
     const gasp_row *r = &rows->rows[i];
-    if (r->sample == sample && !strcmp(r->task, task) && !strcmp(r->target, target) && !strcmp(r->backend, backend) &&
+    if (r->infra_error) continue; /* no answer was had: try again */
+    if (r->sample == sample && r->seed == seed && !strcmp(r->task, task) && !strcmp(r->target, target) && !strcmp(r->backend, backend) &&
         !strcmp(r->model, model) && !strcmp(r->variant, variant))
       return 1;
   }

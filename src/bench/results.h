@@ -24,6 +24,8 @@ typedef struct {
   int cls;       /* gasp_class */
   int slow;
   int gpu_ran;
+  int infra_error;
+  uint64_t seed;
   double speedup;
 } gasp_row;
 
@@ -36,7 +38,8 @@ typedef struct {
 /* Reads a results file. A missing file gives zero rows. Returns -1 only on read errors. */
 int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap);
 void gasp_rows_free(gasp_rows *rows);
+/* Whether a candidate with this key is recorded (rows marked infra_error do not count: resume retries them). */
 int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample);
+                  const char *variant, int sample, uint64_t seed);
 
 #endif

@@ -31,7 +31,7 @@ void gasp_summary_compute(const gasp_rows *rows, int k, gasp_bucket buckets[9]) 
   memset(buckets, 0, 9 * sizeof *buckets);
   for (size_t i = 0; i < rows->count; i++) {
     const gasp_row *r = &rows->rows[i];
-    if (r->turn != 0) continue; /* repair turns are reported by the repair summary */
+    if (r->turn != 0 || r->infra_error) continue; /* repair turns are reported apart; infra errors are no candidates */
     int lv = r->level >= 0 && r->level < 8 ? r->level : 7;
     add_row(&buckets[lv], r);
     add_row(&buckets[8], r);
@@ -40,11 +40,11 @@ void gasp_summary_compute(const gasp_rows *rows, int k, gasp_bucket buckets[9]) 
   char *done = calloc(rows->count ? rows->count : 1, 1);
   for (size_t i = 0; i < rows->count; i++) {
     const gasp_row *a = &rows->rows[i];
-    if (done[i] || a->turn != 0) continue;
+    if (done[i] || a->turn != 0 || a->infra_error) continue;
     int n = 0, c = 0;
     for (size_t j = i; j < rows->count; j++) {
       const gasp_row *b = &rows->rows[j];
-      if (done[j] || b->turn != 0 || strcmp(a->task, b->task) || strcmp(a->target, b->target) ||
+      if (done[j] || b->turn != 0 || b->infra_error || strcmp(a->task, b->task) || strcmp(a->target, b->target) ||
           strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant))
         continue;
       done[j] = 1;
@@ -104,5 +104,9 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
   fprintf(out, "\nfailure classes (all levels):\n");
   for (int c = 0; c < GASP_CLASS_COUNT; c++)
     if (b[8].classes[c]) fprintf(out, "  %-22s %ld\n", gasp_class_name(c), b[8].classes[c]);
+  size_t infra = 0;
+  for (size_t i = 0; i < rows->count; i++) infra += rows->rows[i].infra_error;
+  if (infra)
+    fprintf(out, "\n%zu candidate(s) got no answer from their backend (not counted above); 'gasp bench --resume' retries them\n", infra);
   if (rows->bad_lines) fprintf(out, "\n%zu line(s) of the results file were not valid records and were ignored\n", rows->bad_lines);
 }

@@ -131,7 +131,7 @@ int cmd_bench(int argc, char **argv) {
     gasp_cli_error("bench", "%s", err);
     return GASP_EXIT_ENV;
   }
-  FILE *f = fopen(out, resume ? "a" : "w");
+  FILE *f = fopen(out, resume ? "ae" : "we"); /* close-on-exec: workers and tools must not inherit it */
   if (!f) {
     gasp_cli_error("bench", "cannot write '%s'", out);
     return GASP_EXIT_ENV;
@@ -164,10 +164,10 @@ int cmd_bench(int argc, char **argv) {
     memset(&baseline, 0, sizeof baseline);
     int have_base = 0;
     double base_ms = 0;
-    for (int bi = 0; bi < backends.n && !interrupted; bi++) {
+    for (int bi = 0; bi < backends.n && !interrupted && !exit_code; bi++) {
       for (int s = 0; s < samples && !interrupted; s++) {
         count++;
-        if (resume && gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s)) {
+        if (resume && gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s, (uint64_t)seed)) {
           skipped_resume++;
           progress(count, total, task->id, "(recorded)", tty);
           continue;
@@ -199,11 +199,14 @@ int cmd_bench(int argc, char **argv) {
         rec.t_generate_s = ans.seconds;
         rec.tokens = ans.tokens;
         if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
+        int keep = 1;
         if (g) {
           rec.cls = GASP_CLASS_ERROR;
           rec.stage = GASP_STAGE_EXTRACT;
+          rec.infra_error = 1;
         } else {
           rec.answer = ans.text;
+          rec.answer_len = ans.len;
           gasp_eval_opts eo = {0};
           eo.pool = pool;
           eo.no_gpu_reason = why;
@@ -213,15 +216,17 @@ int cmd_bench(int argc, char **argv) {
           eo.baseline = have_base == 1 ? &baseline : NULL;
           eo.baseline_cache_ms = &base_ms;
           if (gasp_eval(t, task, &eo, &rec)) {
+            /* not the candidate's doing: record nothing, so --resume runs it again */
             fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");
             exit_code = GASP_EXIT_ENV;
+            keep = 0;
           }
         }
-        if (gasp_results_append(f, &rec)) {
+        if (keep && gasp_results_append(f, &rec)) {
           gasp_cli_error("bench", "cannot append to '%s'", out);
           exit_code = GASP_EXIT_ENV;
         }
-        written++;
+        written += keep;
         progress(count, total, task->id, gasp_class_name(rec.cls), tty);
         gasp_record_free(&rec);
         if (exit_code) break;

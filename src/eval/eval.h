@@ -35,6 +35,7 @@ typedef struct {
   char device[128];
   double tokens_per_s;
   int tokens;
+  int infra_error;         /* no answer could be had (backend down, file missing): --resume retries it */
 } gasp_record;
 
 void gasp_record_init(gasp_record *r);

@@ -94,6 +94,11 @@ static int spawn(gasp_pool *p, worker *w) {
       }
     }
   }
+  if (!w->in_map) {
+    /* no shared regions: fds 3 and 4 must not be whatever the parent happens to have there */
+    posix_spawn_file_actions_addopen(&fa, 3, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 4, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawnattr_t at;
   posix_spawnattr_init(&at);
   /* own process group, so the watchdog's kill reaches anything the driver forked */
@@ -270,6 +275,7 @@ static int decode_result(gasp_wire *w, gasp_job_result *r, const worker *wk, con
   const void *t = gasp_wire_get(w, r->ntimes * sizeof(float));
   if (r->ntimes && t) {
     r->times = malloc(r->ntimes * sizeof(float));
+    if (!r->times) return -1;
     memcpy(r->times, t, r->ntimes * sizeof(float));
   }
   r->nbufs = gasp_wire_get_u32(w);
@@ -291,7 +297,9 @@ static int decode_result(gasp_wire *w, gasp_job_result *r, const worker *wk, con
     const void *b = gasp_wire_get(w, r->buflen[i]);
     if (!b) return -1;
     if (r->buflen[i]) {
+      if (i >= j->nbufs || r->buflen[i] != j->bufs[i].size + 2 * j->bufs[i].guard) return -1;
       r->bufs[i] = malloc(r->buflen[i]);
+      if (!r->bufs[i]) return -1;
       memcpy(r->bufs[i], b, r->buflen[i]);
     }
   }
@@ -333,7 +341,17 @@ int gasp_pool_run(gasp_pool *p, const gasp_job *j, int timeout_ms, gasp_job_resu
     snprintf(r->error, sizeof r->error, "GPU worker died without a reply");
   }
   gasp_wire_free(&r->raw);
-  if (r->timed_out || r->worker_died || r->sticky) {
+  if (!r->timed_out && !r->worker_died && r->stage == GASP_RUN_OK && r->sticky) {
+    /* a clean run that claims a lost context is a broken reply */
+    r->worker_died = 1;
+    snprintf(r->error, sizeof r->error, "GPU worker sent an inconsistent reply");
+  }
+  if (r->timed_out || r->worker_died || r->sticky || r->stage == GASP_RUN_PROTOCOL) {
+    /* the buffers may point into this worker's shared region, which goes with it */
+    if (r->bufs_borrowed) {
+      memset(r->bufs, 0, sizeof r->bufs);
+      r->nbufs = 0;
+    }
     p->st.restarts++;
     if (replace_active(p, why, sizeof why)) {
       kill_worker(&p->active);

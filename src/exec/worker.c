@@ -4,6 +4,7 @@
  * libcuda is opened with dlopen, never linked: machines without a GPU have only the stub library. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static struct {
   CUresult (*EventRecord)(CUevent, CUstream);
   CUresult (*EventSynchronize)(CUevent);
   CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*FuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *); /* CUDA 12.4+, optional */
   CUresult (*GetErrorName)(CUresult, const char **);
   CUresult (*GetErrorString)(CUresult, const char **);
 } cu;
@@ -106,6 +108,7 @@ static int load_driver(char *err, size_t cap) {
       return -1;
     }
   }
+  cu.FuncGetParamInfo = dlsym(h, "cuFuncGetParamInfo");
   return 0;
 }
 
@@ -120,7 +123,7 @@ static void describe(CUresult r, char *buf, size_t cap) {
  * all existing device memory allocations are invalid"), confirmed on the H200 for 700, 716, 719. */
 static int is_sticky(CUresult r) {
   switch (r) {
-  case 700: case 714: case 715: case 716: case 717: case 718: case 719: case 720: case 999: return 1;
+  case 700: case 702: case 710: case 714: case 715: case 716: case 717: case 718: case 719: case 999: return 1;
   default: return 0;
   }
 }
@@ -184,7 +187,9 @@ static int fail(reply *r, int stage, CUresult e) {
   r->stage = stage;
   r->cuda_error = e;
   describe(e, r->error, sizeof r->error);
-  r->sticky = is_sticky(e);
+  /* after the kernel ran, any failure may have left the context unusable: start afresh rather than
+   * trust a list of error codes (a worker that stays broken would fail every later candidate) */
+  r->sticky = is_sticky(e) || stage == GASP_RUN_SYNC || stage == GASP_RUN_COPY_OUT;
   return -1;
 }
 
@@ -221,11 +226,30 @@ static int get_module(const gasp_job *j, CUmodule *out, reply *r) {
 
 static int run_job(const gasp_job *j, reply *r, float **times) {
   CUresult e;
-  CUmodule mod;
+  CUmodule mod = NULL;
   if (get_module(j, &mod, r)) return -1;
   CUfunction fn;
   if ((e = cu.ModuleGetFunction(&fn, mod, j->kernel))) return fail(r, GASP_RUN_FUNCTION, e);
   cu.FuncGetAttribute(&r->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+  /* the launch reads as many argument pointers as the kernel declares: a kernel with more parameters
+   * than the job has would read past our array */
+  if (cu.FuncGetParamInfo) {
+    size_t po, ps;
+    for (uint32_t i = 0; i < j->nparams; i++) {
+      size_t want = j->params[i].is_buf ? 8 : j->params[i].size;
+      if (cu.FuncGetParamInfo(fn, i, &po, &ps) || ps != want) {
+        r->stage = GASP_RUN_FUNCTION;
+        snprintf(r->error, sizeof r->error, "kernel parameter %u is %zu bytes, the task passes %zu", i,
+                 cu.FuncGetParamInfo(fn, i, &po, &ps) ? (size_t)0 : ps, want);
+        return -1;
+      }
+    }
+    if (cu.FuncGetParamInfo(fn, j->nparams, &po, &ps) == 0) {
+      r->stage = GASP_RUN_FUNCTION;
+      snprintf(r->error, sizeof r->error, "kernel declares more than the task's %u parameters", j->nparams);
+      return -1;
+    }
+  }
   if (j->shared_bytes > 48 * 1024 &&
       (e = cu.FuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)j->shared_bytes)))
     return fail(r, GASP_RUN_LAUNCH, e);
@@ -300,6 +324,7 @@ static int run_job(const gasp_job *j, reply *r, float **times) {
     r->heartbeat_ok = hb == j->nonce;
     if (!r->heartbeat_ok) {
       r->stage = GASP_RUN_HEARTBEAT;
+      r->sticky = 1;
       snprintf(r->error, sizeof r->error, "heartbeat read 0x%llx, expected 0x%llx", (unsigned long long)hb,
                (unsigned long long)j->nonce);
       return -1;
@@ -360,10 +385,12 @@ static void send_reply(int fd, reply *r, const gasp_job *j, int ran, float *time
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  int in = 0, out = 1;
-  /* stdout is the reply pipe: nothing else may write there */
-  int devnull_fd = dup(1);
-  (void)devnull_fd;
+  /* stdout was the reply pipe; move it so nothing else can write there (device printf output is flushed
+   * by the driver to fd 1), and send fd 1 to /dev/null */
+  int in = 0, out = dup(1);
+  int devnull = open("/dev/null", O_WRONLY);
+  if (out < 0 || devnull < 0 || dup2(devnull, 1) < 0) return 2;
+  close(devnull);
   struct rlimit core = {0, 0};
   setrlimit(RLIMIT_CORE, &core);
   struct rlimit fsz = {1u << 30, 1u << 30}; /* the driver's JIT cache writes files; nothing else should */

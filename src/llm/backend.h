@@ -23,6 +23,7 @@ void gasp_gen_params_default(gasp_gen_params *p);
 
 typedef struct {
   char *text;           /* malloc'ed */
+  size_t len;           /* bytes in text (it may hold NUL bytes); 0: strlen(text) */
   int tokens;           /* generated tokens when the backend knows, else 0 */
   double seconds;
 } gasp_answer;

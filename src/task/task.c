@@ -307,6 +307,8 @@ int gasp_task_load(const char *path, gasp_task *t, gasp_diags *d) {
   t->timeout_ms = int_field(l, map_get(l, root, "timeout_ms"), "timeout_ms", 2000);
   t->max_regs = int_field(l, map_get(l, root, "max_regs"), "max_regs", 255);
   t->time_reps = int_field(l, map_get(l, root, "time_reps"), "time_reps", 20);
+  if (t->time_reps < 1 || t->time_reps > 10000) err_at(l, map_get(l, root, "time_reps"), "%s", "'time_reps' must be 1..10000");
+  if (t->timeout_ms < 10 || t->timeout_ms > 600000) err_at(l, map_get(l, root, "timeout_ms"), "%s", "'timeout_ms' must be 10..600000");
   copy_field(l, map_get(l, root, "ref"), "ref", t->ref, sizeof t->ref);
   if (!t->ref[0]) gasp_strlcpy(t->ref, t->id, sizeof t->ref);
   if (!gasp_ref_find(t->ref)) err_at(l, root, "no CPU reference function named '%s' (src/task/ref)", t->ref);

@@ -392,8 +392,12 @@ static int job_timeout(const gasp_task *task, uint64_t bytes, uint32_t launches)
   return task->timeout_ms * (int)(launches ? launches : 1) + 2000 + (int)(bytes / (200u * 1000));
 }
 
+/* Times a binary: warm-up and timed launches in the worker. Returns 0 with the median in *ms; 1 when the
+ * kernel faulted, hung or lost the heartbeat during the timed launches (then *fault holds the verdict:
+ * a kernel that fails on its seventh launch is not a pass); -1 when timing could not be done. */
 static int time_binary(gasp_pool *pool, const gasp_task *task, const gasp_trial_shape *sh, int trial,
-                       const gasp_binary *bin, uint64_t seed, int flush, double *ms, char *err, size_t errcap) {
+                       const gasp_binary *bin, uint64_t seed, int flush, double *ms, gasp_verdict *fault, char *err,
+                       size_t errcap) {
   trial_bufs scratch;
   int owned;
   trial_bufs *tb = get_fixture(task, sh, trial, seed, &scratch, &owned);
@@ -414,12 +418,22 @@ static int time_binary(gasp_pool *pool, const gasp_task *task, const gasp_trial_
   j.nonce = seed ^ 0x7117ull;
   gasp_job_result r;
   int rc = gasp_pool_run(pool, &j, job_timeout(task, bytes, j.reps + j.warmup), &r);
-  int ok = rc == 0 && !r.timed_out && !r.worker_died && r.stage == GASP_RUN_OK && r.ntimes;
-  if (ok) *ms = median(r.times, r.ntimes);
-  else snprintf(err, errcap, "%s", r.error[0] ? r.error : "timing failed");
+  int ok = rc == 0 && !r.timed_out && !r.worker_died && r.stage == GASP_RUN_OK && r.ntimes && r.heartbeat_ok;
+  int failed = 0;
+  if (ok) {
+    *ms = median(r.times, r.ntimes);
+  } else {
+    snprintf(err, errcap, "%s", r.error[0] ? r.error : "timing failed");
+    if (rc == 0 && fault && classify_run(&r, fault)) failed = 1;
+    else if (rc == 0 && fault && r.stage == GASP_RUN_OK && !r.heartbeat_ok) {
+      fault->cls = GASP_CLASS_ERROR;
+      snprintf(fault->detail, sizeof fault->detail, "the heartbeat after the timed launches is missing");
+      failed = 1;
+    }
+  }
   gasp_job_result_free(&r);
   if (owned) free_bufs(tb);
-  return ok ? 0 : -1;
+  return ok ? 0 : failed ? 1 : -1;
 }
 
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
@@ -494,13 +508,24 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
   char err[256];
   /* time on the last trial's shape (the largest size set comes last in our task files) */
   int last = task->trials - 1;
-  if (time_binary(pool, task, &sh, last, bin, o->seed, o->flush_l2, &v->kernel_ms, err, sizeof err)) {
+  gasp_verdict fault;
+  memset(&fault, 0, sizeof fault);
+  int tr = time_binary(pool, task, &sh, last, bin, o->seed, o->flush_l2, &v->kernel_ms, &fault, err, sizeof err);
+  if (tr == 1) {
+    v->cls = fault.cls;
+    v->cuda_error = fault.cuda_error;
+    v->stage = GASP_STAGE_TIME;
+    snprintf(v->detail, sizeof v->detail, "passed every checked trial, then failed during timed launches: %.400s",
+             fault.detail);
+    return 0;
+  }
+  if (tr) {
     snprintf(v->detail, sizeof v->detail, "passed; timing failed: %s", err);
     return 0;
   }
   if (o->baseline) {
     double base = o->baseline_cache_ms ? *o->baseline_cache_ms : 0;
-    if (base <= 0 && time_binary(pool, task, &sh, last, o->baseline, o->seed, o->flush_l2, &base, err, sizeof err) == 0 &&
+    if (base <= 0 && time_binary(pool, task, &sh, last, o->baseline, o->seed, o->flush_l2, &base, NULL, err, sizeof err) == 0 &&
         o->baseline_cache_ms)
       *o->baseline_cache_ms = base;
     if (base > 0 && v->kernel_ms > 0) {

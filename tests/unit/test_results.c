@@ -56,8 +56,9 @@ int main(void) {
   char err[128];
   CHECK(gasp_rows_load(path, &rows, err, sizeof err) == 0, "load");
   CHECK(rows.count == 2 && rows.bad_lines == 1, "2 rows, 1 torn line: %zu %zu", rows.count, rows.bad_lines);
-  CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3), "resume key present");
-  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 5), "absent key");
+  CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 0), "resume key present");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 7), "another seed is another key");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 5, 0), "absent key");
   CHECK(rows.count && rows.rows[0].cls == GASP_CLASS_WRONG && rows.rows[0].stage == GASP_STAGE_VERIFY, "fields");
   gasp_rows_free(&rows);
   unlink(path);
