@@ -323,6 +323,16 @@ static void line_col(const char *text, size_t len, long off, int *line, int *col
   *col = (int)(off - start) + 1;
 }
 
+/* Byte offset of 1-based (line, col), clamped to the text: Mesa reports end of file one line past the last
+ * newline, or on line 2 of an empty text. */
+static int offset_of(const char *text, size_t len, int line, int col) {
+  size_t i = 0;
+  for (int l = 1; l < line && i < len; i++)
+    if (text[i] == '\n') l++;
+  for (int c = 1; c < col && i < len && text[i] != '\n'; c++) i++;
+  return (int)i;
+}
+
 static void trim_into(char *dst, size_t cap, const char *src) {
   if (!src) src = "";
   while (*src == ' ' || *src == '\t' || *src == '\n' || *src == '\r') src++;
@@ -335,7 +345,7 @@ static void trim_into(char *dst, size_t cap, const char *src) {
  * driver rejected it: st says why) or -1 on a GL failure. */
 static long compile(gasp_gl *g, int vertex, const char *text, size_t len, gasp_arb_status *st) {
   memset(st, 0, sizeof *st);
-  st->error_offset = -1;
+  st->error_offset = st->gl_error_position = -1;
   st->native_instructions = st->native_alu = st->native_tex = st->native_tex_indirections =
       st->native_temporaries = st->native_parameters = st->under_native_limits = -1;
   if (make_current(g, st->message, sizeof st->message) < 0) return -1;
@@ -348,6 +358,7 @@ static long compile(gasp_gl *g, int vertex, const char *text, size_t len, gasp_a
   const char *nul = memchr(text, 0, len);
   if (nul) {
     st->error_offset = (int)(nul - text);
+    st->gl_error_position = -1;
     line_col(text, len, st->error_offset, &st->line, &st->col);
     snprintf(st->message, sizeof st->message, "line %d, char %d: error: NUL byte in program text", st->line,
              st->col);
@@ -399,11 +410,17 @@ static long compile(gasp_gl *g, int vertex, const char *text, size_t len, gasp_a
     g->f.glDeleteProgramsARB(1, &prog);
     return -1;
   }
-  /* Rejected: GL_INVALID_OPERATION (0x0502) with the byte offset of the error. */
-  st->error_offset = pos;
-  if (pos >= 0) {
-    line_col(text, len, pos, &st->line, &st->col);
-  } else if (sscanf(st->message, "line %d, char %d", &st->line, &st->col) != 2) {
+  /* Rejected: GL_INVALID_OPERATION (0x0502). Mesa's message carries the offending token's line and char
+   * (verified against the text); its GL_PROGRAM_ERROR_POSITION_ARB does not (GL-NOTES.md), so the byte
+   * offset is computed from the message and the raw value kept apart. */
+  st->gl_error_position = pos;
+  if (sscanf(st->message, "line %d, char %d", &st->line, &st->col) == 2 && st->line >= 1 && st->col >= 1) {
+    st->error_offset = offset_of(text, len, st->line, st->col);
+  } else if (pos >= 0) {
+    st->error_offset = pos > (GLint)len ? (int)len : pos;
+    line_col(text, len, st->error_offset, &st->line, &st->col);
+  } else {
+    st->error_offset = 0;
     st->line = st->col = 0;
   }
   if (!st->message[0]) snprintf(st->message, sizeof st->message, "program rejected (no error string)");

@@ -30,13 +30,22 @@ const char *gasp_gl_version(const gasp_gl *g);
 
 typedef struct {
   int ok;                 /* the driver accepted the program */
-  int error_offset;       /* byte offset into the text (GL_PROGRAM_ERROR_POSITION_ARB), -1 when ok */
-  int line, col;          /* 1-based position of the error, computed from error_offset; 0 when ok */
+  int error_offset;       /* byte offset of the offending token's first byte, -1 when ok; computed from the
+                             "line L, char C" of Mesa's message, because Mesa 22.3's GL_PROGRAM_ERROR_POSITION_ARB
+                             is not a byte offset (see gl_error_position) */
+  int gl_error_position;  /* GL_PROGRAM_ERROR_POSITION_ARB as Mesa gives it, -1 when ok. Mesa 22.3 counts the
+                             "!!ARBfp1.0" header as 1 and each newline as 2 and points at the END of the token:
+                             do not show it to anyone, it is kept for the record */
+  int line, col;          /* 1-based line and byte column of the error (parsed from the message; from
+                             gl_error_position when the message has none); 0 when ok */
   char message[512];      /* GL_PROGRAM_ERROR_STRING_ARB, trimmed ("line 3, char 24: error: ...");
                              may hold a warning when ok */
   /* Native resource counts (glGetProgramivARB), valid when ok, -1 otherwise. The ALU/TEX/indirection
    * counts exist only for fragment programs (-1 for vertex programs). On llvmpipe "native" equals the
-   * program's own count: Mesa does not model R300 limits, so under_native_limits is 1 far beyond them. */
+   * program's own count and Mesa does not model R300 limits, so under_native_limits is 1 far beyond them.
+   * Mesa 22.3: instructions include END; KIL counts as a TEX instruction (as ARB_fragment_program says);
+   * temporaries are the declared ones; tex_indirections is always 0 (Mesa does not count them: the r300
+   * target must count dependent reads itself). */
   int native_instructions, native_alu, native_tex, native_tex_indirections, native_temporaries,
       native_parameters;
   int under_native_limits;
@@ -61,8 +70,8 @@ typedef struct {
   /* Vertex tasks: attribs[i] (4 floats per element, element e at [4e..4e+3]) feeds generic attribute
    * vertex.attrib[i+1]. Attribute 0 (vertex.position) carries the element's pixel centre in clip space
    * (x, y, 0, 1), so "MOV result.position, vertex.position;" puts element e on pixel (e % width, e / width).
-   * Note ARB_vertex_program aliasing: attrib[1] = vertex.weight, attrib[3] = vertex.color; a program must
-   * not name both a generic attribute and its alias. */
+   * ARB_vertex_program lets generic attributes alias conventional ones (1 weight, 2 normal, 3 color) and
+   * rejects a program naming both of a pair; Mesa keeps their data apart, so read them as vertex.attrib[n]. */
   const float *attribs[4];
   int nattribs;
   float poison;                 /* every channel of the framebuffer is cleared to this before drawing */
@@ -70,10 +79,10 @@ typedef struct {
 
 /* Runs a job and reads back width*height*4 floats into out (pixel (x,y) at out[4*(y*width+x)]).
  * Without attribs: one full-screen quad; the fragment for pixel (x,y) gets fragment.position =
- * (x+0.5, y+0.5, z, 1) exactly and fragment.texcoord[0] = ((x+0.5)/width, (y+0.5)/height, 0, 1) (interpolated,
- * so within an ulp or so of that value, but always inside texel (x,y): TEX on texture[u], 2D hits exactly
- * one texel). With a vertex program but no attribs the quad's corners are vertex.position (+-1, +-1, 0, 1)
- * and vertex.texcoord[0] (0 or 1, 0 or 1, 0, 1).
+ * (x+0.5, y+0.5, z, 1) exactly and fragment.texcoord[0] = ((x+0.5)/width, (y+0.5)/height, 0, 1),
+ * interpolated: exact for power-of-two sizes, otherwise within a few ulps and always inside texel (x,y),
+ * so TEX on texture[u], 2D hits exactly one texel. With a vertex program but no attribs the quad's
+ * corners are vertex.position (+-1, +-1, 0, 1) and vertex.texcoord[0] (0 or 1, 0 or 1, 0, 1).
  * With attribs: one point (size 1) per element at its pixel centre; fragment.color = the vertex program's
  * result.color, unclamped.
  * Returns 0, or -1 with a message in err (a rejected program with its line and char, or a GL error name
