@@ -233,8 +233,10 @@ static int run_job(const gasp_job *j, reply *r, float **times) {
   cu.FuncGetAttribute(&r->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
   /* the launch reads as many argument pointers as the kernel declares: a kernel with more parameters
    * than the job has would read past our array */
-  if (cu.FuncGetParamInfo) {
-    size_t po, ps;
+  size_t po, ps;
+  /* only when the call answers for a parameter the kernel surely has: if it cannot (older driver, an
+   * unexpected refusal) skip the check rather than fail correct kernels */
+  if (cu.FuncGetParamInfo && j->nparams && cu.FuncGetParamInfo(fn, 0, &po, &ps) == 0) {
     for (uint32_t i = 0; i < j->nparams; i++) {
       size_t want = j->params[i].is_buf ? 8 : j->params[i].size;
       if (cu.FuncGetParamInfo(fn, i, &po, &ps) || ps != want) {

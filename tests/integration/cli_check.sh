@@ -40,6 +40,14 @@ done
 printf 'Here you go:\n```ptx\nadd.f32 %%d, %%a, %%bogus;\n```\n' >"$TMP/snip.md"
 expect_rc 1 "bad snippet" "$GASP" check --target ptx-sm90 --task add_f32 "$TMP/snip.md"
 grep -q "snip.md:3:17: error: semantic: register '%bogus' is not declared" "$TMP/err" && ok || { bad "snippet column"; cat "$TMP/err"; }
+# the entry's parameters must be the task's: count and sizes
+sed 's/, .param .u32 pn)/)/; s/  ld.param.u32 %r5, \[pn\];/  mov.u32 %r5, 100;/' "$D/vector_add_good.ptx" >"$TMP/three.ptx"
+expect_rc 1 "a missing parameter" "$GASP" check --target ptx-sm90 --task vector_add "$TMP/three.ptx"
+grep -q "three.ptx:6:1: error: semantic: entry 'vector_add' declares 3 parameter(s); the task passes 4, in this order: a, b, c, n" "$TMP/err" && ok || { bad "parameter count diagnostic"; cat "$TMP/err"; }
+sed 's/.param .u64 pc/.param .u32 pc/' "$D/vector_add_good.ptx" >"$TMP/narrow.ptx"
+expect_rc 1 "a pointer declared 32-bit" "$GASP" check --target ptx-sm90 --task vector_add "$TMP/narrow.ptx"
+grep -q "parameter 3 ('c') is 4 bytes here; the task passes a pointer of 8 bytes" "$TMP/err" && ok || { bad "parameter size diagnostic"; cat "$TMP/err"; }
+expect_rc 0 "without a task, any parameters" "$GASP" check --target ptx-sm90 "$TMP/three.ptx"
 # asm writes a cubin (an ELF for the CUDA machine)
 expect_rc 0 "asm" "$GASP" asm --target ptx-sm90 "$D/vector_add_good.ptx" -o "$TMP/k.cubin"
 [ "$(head -c 4 "$TMP/k.cubin" | od -An -c | tr -d ' ')" = '177ELF' ] && ok || bad "cubin is ELF"

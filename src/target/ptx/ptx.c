@@ -285,11 +285,71 @@ static int reg_budget(const gasp_task *task) {
   return budget > 255 ? 255 : budget;
 }
 
+/* The launched entry's parameters against the task's: the launch passes exactly the task's parameters, so
+ * a different count or size would read garbage or past the argument array. */
+static void check_entry_params(const gasp_task *task, const gasp_source *src, gasp_diags *d) {
+  if (!task || task->nparams == 0) return;
+  const char *text = src->text, *e = NULL;
+  for (const char *p = strstr(text, ".entry"); p; p = strstr(p + 6, ".entry")) {
+    const char *q = p + 6;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t n = strlen(task->kernel);
+    if (!strncmp(q, task->kernel, n) && !(isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '$')) {
+      e = p;
+      break;
+    }
+    if (!e) e = p; /* the first entry is what runs when the name differs */
+  }
+  if (!e) return;
+  int line = 1;
+  for (const char *c = text; c < e; c++) line += *c == '\n';
+  int orig = gasp_source_map_line(src, line);
+  const char *open = strchr(e, '(');
+  const char *body = strchr(e, '{');
+  if (!open || (body && body < open)) {
+    if (task->nparams)
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_SEMANTIC, orig, 1, "entry '%s' declares no parameters; the task passes %d",
+                     task->kernel, task->nparams);
+    return;
+  }
+  const char *close = strchr(open, ')');
+  if (!close) return; /* ptxas reports the syntax */
+  int k = 0;
+  for (const char *p = open; p && p < close; p = strstr(p + 1, ".param")) {
+    if (strncmp(p, ".param", 6)) continue;
+    const char *ty = p + 6;
+    while (*ty == ' ' || *ty == '\t') ty++;
+    int bytes = 0;
+    if (!strncmp(ty, ".align", 6)) bytes = -1; /* aggregates: leave to ptxas and the driver */
+    else if (ty[0] == '.' && (ty[1] == 'u' || ty[1] == 's' || ty[1] == 'b' || ty[1] == 'f')) bytes = atoi(ty + 2) / 8;
+    if (k < task->nparams && bytes > 0) {
+      const gasp_param *tp = &task->params[k];
+      int want = tp->role == GASP_ROLE_SCALAR ? (int)gasp_dtype_size(tp->type) : 8;
+      if (bytes != want)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_SEMANTIC, orig, (int)(p - e) + 1,
+                       "parameter %d ('%s') is %d bytes here; the task passes %s of %d bytes", k + 1, tp->name, bytes,
+                       tp->role == GASP_ROLE_SCALAR ? gasp_dtype_name(tp->type) : "a pointer", want);
+    }
+    k++;
+  }
+  if (k != task->nparams) {
+    char names[512] = "";
+    for (int i = 0; i < task->nparams; i++) {
+      size_t l = strlen(names);
+      snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", task->params[i].name);
+    }
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_SEMANTIC, orig, 1,
+                   "entry '%s' declares %d parameter(s); the task passes %d, in this order: %s", task->kernel, k,
+                   task->nparams, names);
+  }
+}
+
 static int ptx_check(const gasp_target *t, const gasp_task *task, const gasp_source *src, gasp_binary *bin,
                      gasp_diags *d) {
   const gasp_ptx_arch *a = arch_of(t);
   size_t before = gasp_diags_errors(d);
   gasp_ptx_lint(src, d);
+  check_entry_params(task, src, d);
   char ptxas[1024], dir[512], in[600], out[600];
   if (find_tool("ptxas", "GASP_PTXAS", ptxas, sizeof ptxas, d)) return -1;
   if (gasp_tmpdir(dir, sizeof dir)) {
