@@ -51,13 +51,20 @@ int main(void) {
   const char *err = "ptxas /tmp/gasp.x/answer.ptx, line 3; error   : Unknown symbol '%r9'\n"
                     "ptxas /tmp/gasp.x/answer.ptx, line 4; fatal   : Parsing error near 'bar': syntax error\n"
                     "ptxas fatal   : Ptx assembly aborted due to errors\n";
-  CHECK(gasp_ptxas_parse(err, &ps, &d, &regs, &smem) == 2, "two errors (the summary line is dropped)");
+  CHECK(gasp_ptxas_parse(err, &ps, NULL, &d, &regs, &smem) == 2, "two errors (the summary line is dropped)");
   CHECK(d.items[0].line == 3 && d.items[0].col == 14 && d.items[0].cls == GASP_CLASS_SEMANTIC, "symbol column");
   CHECK(d.items[1].line == 4 && d.items[1].col == 5 && d.items[1].cls == GASP_CLASS_SYNTAX, "syntax near 'bar': %d:%d %s %s", d.items[1].line, d.items[1].col, gasp_class_name(d.items[1].cls), d.items[1].msg);
   gasp_diags_clear(&d);
   const char *info = "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
                      "ptxas info    : Used 12 registers, used 1 barriers, 1024 bytes smem, 384 bytes cmem[0]\n";
-  CHECK(gasp_ptxas_parse(info, &ps, &d, &regs, &smem) == 0 && regs == 12 && smem == 1024, "regs %d smem %d", regs, smem);
+  CHECK(gasp_ptxas_parse(info, &ps, NULL, &d, &regs, &smem) == 0 && regs == 12 && smem == 1024, "regs %d smem %d", regs, smem);
+  const char *two = "ptxas info    : Compiling entry function 'big' for 'sm_90'\n"
+                    "ptxas info    : Used 90 registers, used 0 barriers, 384 bytes cmem[0]\n"
+                    "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                    "ptxas info    : Used 12 registers, used 0 barriers, 2048 bytes smem, 384 bytes cmem[0]\n";
+  CHECK(gasp_ptxas_parse(two, &ps, "k", &d, &regs, &smem) == 0 && regs == 12 && smem == 2048, "the launched kernel's: %d %d", regs, smem);
+  CHECK(gasp_ptxas_parse(two, &ps, "big", &d, &regs, &smem) == 0 && regs == 90 && smem == 0, "big: %d %d", regs, smem);
+  CHECK(gasp_ptxas_parse(two, &ps, NULL, &d, &regs, &smem) == 0 && regs == 90 && smem == 2048, "largest: %d %d", regs, smem);
   gasp_diags_free(&d);
   return DONE();
 }

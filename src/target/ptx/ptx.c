@@ -380,7 +380,9 @@ static int ptx_check(const gasp_target *t, const gasp_task *task, const gasp_sou
   gasp_diags pd;
   gasp_diags_init(&pd);
   int regs = -1, smem = -1;
-  gasp_ptxas_parse(r.err, src, &pd, &regs, &smem);
+  char launched[128];
+  entry_name(src->text, task ? task->kernel : "", launched, sizeof launched);
+  gasp_ptxas_parse(r.err, src, launched, &pd, &regs, &smem);
   for (size_t i = 0; i < pd.count; i++) {
     gasp_diag *g = &pd.items[i];
     /* ptxas repeats what the lint found (undeclared or out-of-range registers) without a column */

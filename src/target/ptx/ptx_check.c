@@ -318,10 +318,13 @@ static int column_for(const char *text, int line, const char *msg) {
   return (int)i + 1;
 }
 
-int gasp_ptxas_parse(const char *err, const gasp_source *src, gasp_diags *d, int *regs, int *smem) {
+int gasp_ptxas_parse(const char *err, const gasp_source *src, const char *kernel, gasp_diags *d, int *regs, int *smem) {
   int errors = 0;
   *regs = -1;
   *smem = -1;
+  /* -v reports per function; keep the launched kernel's figures (the largest when it is not named) */
+  char current[128] = "";
+  int matched = 0;
   const char *p = err;
   while (p && *p) {
     const char *e = strchr(p, '\n');
@@ -331,16 +334,31 @@ int gasp_ptxas_parse(const char *err, const gasp_source *src, gasp_diags *d, int
     memcpy(line, p, len);
     line[len] = 0;
     p = e ? e + 1 : NULL;
+    const char *fn = strstr(line, "Compiling entry function '");
+    if (!fn) fn = strstr(line, "Function properties for ");
+    if (fn) {
+      const char *b = strchr(fn, '\'') ? strchr(fn, '\'') + 1 : fn + strlen("Function properties for ");
+      size_t n = strcspn(b, "' \n");
+      if (n >= sizeof current) n = sizeof current - 1;
+      memcpy(current, b, n);
+      current[n] = 0;
+      continue;
+    }
     const char *u = strstr(line, "Used ");
     if (u && strstr(line, "registers")) {
-      *regs = atoi(u + 5);
+      int r = atoi(u + 5), sm_bytes = 0;
       const char *sm = strstr(line, "bytes smem");
       if (sm) {
         const char *b = sm;
         while (b > line && (isdigit((unsigned char)b[-1]) || b[-1] == ' ')) b--;
-        *smem = atoi(b);
-      } else {
-        *smem = 0;
+        sm_bytes = atoi(b);
+      }
+      int mine = kernel && kernel[0] && !strcmp(current, kernel);
+      if (mine || (!matched && (r > *regs || sm_bytes > *smem))) {
+        if (mine && !matched) *regs = *smem = -1;
+        if (mine || r > *regs) *regs = r;
+        if (mine || sm_bytes > *smem) *smem = sm_bytes;
+        matched |= mine;
       }
       continue;
     }

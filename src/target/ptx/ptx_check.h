@@ -9,8 +9,10 @@
 /* Runs the source-level checks on src->text, diagnostics mapped to answer lines. Returns error count. */
 int gasp_ptx_lint(const gasp_source *src, gasp_diags *d);
 
-/* Parses ptxas's stderr into diagnostics mapped to answer lines; *regs gets "Used N registers" (or -1),
- * *smem the static shared bytes (or -1). Returns the number of errors added. */
-int gasp_ptxas_parse(const char *stderr_text, const gasp_source *src, gasp_diags *d, int *regs, int *smem);
+/* Parses ptxas's stderr into diagnostics mapped to answer lines; *regs gets "Used N registers" and *smem
+ * the static shared bytes of `kernel` (the largest over all functions when kernel is NULL or not found;
+ * -1 when ptxas printed none). Returns the number of errors added. */
+int gasp_ptxas_parse(const char *stderr_text, const gasp_source *src, const char *kernel, gasp_diags *d, int *regs,
+                     int *smem);
 
 #endif
