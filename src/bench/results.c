@@ -167,16 +167,45 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
 
 void gasp_rows_free(gasp_rows *rows) {
   free(rows->rows);
+  free(rows->index);
   memset(rows, 0, sizeof *rows);
 }
 
-int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample, uint64_t seed) {
-  for (size_t i = 0; i < rows->count; i++) {
+static uint64_t key_hash(const char *task, const char *target, const char *backend, const char *model,
+                         const char *variant, int sample, uint64_t seed) {
+  const char *parts[] = {task, target, backend, model, variant};
+  uint64_t h = GASP_FNV_SEED;
+  for (int i = 0; i < 5; i++) h = gasp_fnv1a(parts[i], strlen(parts[i]) + 1, h);
+  h = gasp_fnv1a(&sample, sizeof sample, h);
+  return gasp_fnv1a(&seed, sizeof seed, h);
+}
+
+/* Resume asks once per candidate; a linear scan made long runs quadratic. The index holds row numbers + 1
+ * (0 = empty) of rows that count (not infra_error). */
+static void build_index(gasp_rows *rows) {
+  size_t cap = 16;
+  while (cap < rows->count * 2 + 1) cap *= 2;
+  rows->index = calloc(cap, sizeof *rows->index);
+  rows->index_cap = rows->index ? cap : 0;
+  for (size_t i = 0; rows->index && i < rows->count; i++) {
     const gasp_row *r = &rows->rows[i];
-    if (r->infra_error) continue; /* no answer was had: try again */
-    if (r->sample == sample && r->seed == seed && !strcmp(r->task, task) && !strcmp(r->target, target) && !strcmp(r->backend, backend) &&
-        !strcmp(r->model, model) && !strcmp(r->variant, variant))
+    if (r->infra_error) continue;
+    size_t k = key_hash(r->task, r->target, r->backend, r->model, r->variant, r->sample, r->seed) & (cap - 1);
+    while (rows->index[k]) k = (k + 1) & (cap - 1);
+    rows->index[k] = i + 1;
+  }
+}
+
+int gasp_rows_has(const gasp_rows *crows, const char *task, const char *target, const char *backend, const char *model,
+                  const char *variant, int sample, uint64_t seed) {
+  gasp_rows *rows = (gasp_rows *)crows; /* the index is a cache: building it changes no answer */
+  if (!rows->index) build_index(rows);
+  if (!rows->index) return 0;
+  size_t k = key_hash(task, target, backend, model, variant, sample, seed) & (rows->index_cap - 1);
+  for (; rows->index[k]; k = (k + 1) & (rows->index_cap - 1)) {
+    const gasp_row *r = &rows->rows[rows->index[k] - 1];
+    if (r->sample == sample && r->seed == seed && !strcmp(r->task, task) && !strcmp(r->target, target) &&
+        !strcmp(r->backend, backend) && !strcmp(r->model, model) && !strcmp(r->variant, variant))
       return 1;
   }
   return 0;

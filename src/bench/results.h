@@ -33,6 +33,8 @@ typedef struct {
   gasp_row *rows;
   size_t count;
   size_t bad_lines;      /* lines that were not valid records (a torn last line after a kill, say) */
+  size_t *index;         /* open-addressing hash of resume keys, built on first lookup */
+  size_t index_cap;
 } gasp_rows;
 
 /* Reads a results file. A missing file gives zero rows. Returns -1 only on read errors. */

@@ -50,12 +50,17 @@ int main(void) {
   CHECK(gasp_results_append(f, &r) == 0, "append");
   r.sample = 4;
   gasp_results_append(f, &r);
+  r.sample = 9;
+  r.infra_error = 1; /* the backend gave no answer: resume must try it again */
+  gasp_results_append(f, &r);
+  r.infra_error = 0;
   fputs("{\"task\":\"torn", f); /* what a kill mid-write leaves */
   fclose(f);
   gasp_rows rows;
   char err[128];
   CHECK(gasp_rows_load(path, &rows, err, sizeof err) == 0, "load");
-  CHECK(rows.count == 2 && rows.bad_lines == 1, "2 rows, 1 torn line: %zu %zu", rows.count, rows.bad_lines);
+  CHECK(rows.count == 3 && rows.bad_lines == 1, "3 rows, 1 torn line: %zu %zu", rows.count, rows.bad_lines);
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 9, 0), "infra errors are retried");
   CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 0), "resume key present");
   CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 7), "another seed is another key");
   CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 5, 0), "absent key");

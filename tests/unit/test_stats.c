@@ -34,7 +34,7 @@ int main(void) {
   r[4].cls = GASP_CLASS_SKIPPED;
   r[4].stage = GASP_STAGE_ASSEMBLE;
   r[4].gpu_ran = 0;
-  gasp_rows rows = {r, 6, 0};
+  gasp_rows rows = {r, 6, 0, NULL, 0};
   gasp_bucket b[9];
   gasp_summary_compute(&rows, 3, b);
   CHECK(b[8].n == 6 && b[8].correct == 2 && b[8].fast == 1 && b[8].skipped == 1, "counts");
