@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run here before a device call: builds, and copies into build/devlibs the shared libraries gasp needs that
 # the GPU machine lacks (libyaml was missing there on 2026-12-02; libjansson is carried to be safe).
-# Then call the device tool with carry ["build"] and the command `bash tools/device-check.sh`.
+# Then call the device tool with carry ["build"]: `bash tools/device-check.sh quick`, then `... faults`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./setup.sh --no-bench
