@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "gl.h"
 
+#include <dlfcn.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/gl.h>
@@ -13,6 +14,63 @@
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
+
+/* libEGL itself is opened at run time, not linked: gasp then starts on machines without it (the GPU
+ * machine has no EGL loader unless one is carried there), and only the r300 target needs it. The EGL
+ * calls below go through these pointers under their usual names. */
+#define EGL_FUNCS(X) \
+  X(eglGetProcAddress, PFNEGLGETPROCADDRESSPROC) \
+  X(eglGetError, PFNEGLGETERRORPROC) \
+  X(eglQueryString, PFNEGLQUERYSTRINGPROC) \
+  X(eglGetPlatformDisplay, PFNEGLGETPLATFORMDISPLAYPROC) \
+  X(eglInitialize, PFNEGLINITIALIZEPROC) \
+  X(eglTerminate, PFNEGLTERMINATEPROC) \
+  X(eglBindAPI, PFNEGLBINDAPIPROC) \
+  X(eglChooseConfig, PFNEGLCHOOSECONFIGPROC) \
+  X(eglCreateContext, PFNEGLCREATECONTEXTPROC) \
+  X(eglDestroyContext, PFNEGLDESTROYCONTEXTPROC) \
+  X(eglMakeCurrent, PFNEGLMAKECURRENTPROC) \
+  X(eglGetCurrentContext, PFNEGLGETCURRENTCONTEXTPROC)
+
+static struct {
+#define EGL_SLOT(name, type) type name;
+  EGL_FUNCS(EGL_SLOT)
+#undef EGL_SLOT
+} egl;
+
+/* Loads libEGL.so.1 once. Returns 0, or -1 with a reason. */
+static int load_egl(char *why, size_t cap) {
+  static void *h;
+  if (h) return 0;
+  void *lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(why, cap, "no EGL library (libEGL.so.1): %s; install libegl1 and libegl-mesa0", dlerror());
+    return -1;
+  }
+#define EGL_LOAD(name, type)                                                          \
+  if (!(*(void **)&egl.name = dlsym(lib, #name))) {                                   \
+    snprintf(why, cap, "libEGL.so.1 lacks %s", #name);                                \
+    dlclose(lib);                                                                     \
+    return -1;                                                                        \
+  }
+  EGL_FUNCS(EGL_LOAD)
+#undef EGL_LOAD
+  h = lib;
+  return 0;
+}
+
+#define eglGetProcAddress egl.eglGetProcAddress
+#define eglGetError egl.eglGetError
+#define eglQueryString egl.eglQueryString
+#define eglGetPlatformDisplay egl.eglGetPlatformDisplay
+#define eglInitialize egl.eglInitialize
+#define eglTerminate egl.eglTerminate
+#define eglBindAPI egl.eglBindAPI
+#define eglChooseConfig egl.eglChooseConfig
+#define eglCreateContext egl.eglCreateContext
+#define eglDestroyContext egl.eglDestroyContext
+#define eglMakeCurrent egl.eglMakeCurrent
+#define eglGetCurrentContext egl.eglGetCurrentContext
 
 /* Every GL function goes through eglGetProcAddress, core ones included (EGL_KHR_client_get_all_proc_addresses,
  * which Mesa's and glvnd's libEGL offer): the module then links only -lEGL and never depends on which GL
@@ -172,6 +230,7 @@ gasp_gl *gasp_gl_open(char *why, size_t cap) {
   /* Mesa picks llvmpipe on this machine anyway (no /dev/dri); forcing software keeps a GPU machine on the
    * same renderer, so results and native counts do not depend on the host. The caller's setting wins. */
   setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
+  if (load_egl(why, cap)) return NULL;
 
   const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   if (!cext) {
