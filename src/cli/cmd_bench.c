@@ -107,9 +107,10 @@ int cmd_bench(int argc, char **argv) {
   if (cli_load_tasks("bench", &ts, 0) && !ts.count) return GASP_EXIT_ENV;
   int ntasks = 0;
   for (size_t i = 0; i < ts.count; i++)
-    ntasks += gasp_glob_match(glob, ts.items[i].id) && (level < 0 || ts.items[i].level == level);
+    ntasks += gasp_glob_match(glob, ts.items[i].id) && (level < 0 || ts.items[i].level == level) &&
+              gasp_task_fits(&ts.items[i], t->isa);
   if (!ntasks) {
-    gasp_cli_error("bench", "no task matches '%s'", glob);
+    gasp_cli_error("bench", "no task for target '%s' matches '%s'", t->name, glob);
     gasp_taskset_free(&ts);
     return GASP_EXIT_USAGE;
   }
@@ -144,7 +145,7 @@ int cmd_bench(int argc, char **argv) {
   po.fresh_per_job = fresh;
   gasp_pool *pool = t->exec == GASP_EXEC_CUDA ? cli_open_pool(&po, why, sizeof why) : NULL;
   int tty = !quiet && isatty(2);
-  if (!pool && !quiet) fprintf(stderr, "gasp bench: note: no GPU run stage: %s; candidates are checked and assembled, and recorded as skipped\n", why);
+  if (!pool && t->exec == GASP_EXEC_CUDA && !quiet) fprintf(stderr, "gasp bench: note: no GPU run stage: %s; candidates are checked and assembled, and recorded as skipped\n", why);
   signal(SIGINT, on_sigint);
   signal(SIGTERM, on_sigint);
   gasp_gen_params gp;
@@ -159,7 +160,7 @@ int cmd_bench(int argc, char **argv) {
   int exit_code = GASP_EXIT_OK;
   for (size_t ti = 0; ti < ts.count && !interrupted && exit_code == 0; ti++) {
     const gasp_task *task = &ts.items[ti];
-    if (!gasp_glob_match(glob, task->id) || (level >= 0 && task->level != level)) continue;
+    if (!gasp_glob_match(glob, task->id) || (level >= 0 && task->level != level) || !gasp_task_fits(task, t->isa)) continue;
     gasp_binary baseline;
     memset(&baseline, 0, sizeof baseline);
     int have_base = 0;

@@ -47,6 +47,11 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
   if (task_id) {
     cli_load_tasks(cmd, &ts, 0);
     task = gasp_taskset_find(&ts, task_id);
+    if (task && !gasp_task_fits(task, t->isa)) {
+      gasp_cli_error(cmd, "task '%s' is written for %s, not for target '%s'", task_id, task->isa, t->name);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_USAGE;
+    }
     if (!task) {
       gasp_cli_error(cmd, "no task '%s' (see 'gasp tasks')", task_id);
       gasp_taskset_free(&ts);
@@ -54,6 +59,7 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
     }
   } else {
     cli_default_task(&dflt);
+    snprintf(dflt.isa, sizeof dflt.isa, "%s", t->exec == GASP_EXEC_GL ? "arb" : "ptx");
     task = &dflt;
   }
   gasp_record rec;

@@ -61,6 +61,11 @@ int cmd_run(int argc, char **argv) {
   gasp_taskset ts;
   cli_load_tasks("run", &ts, 0);
   const gasp_task *task = gasp_taskset_find(&ts, task_id);
+  if (task && !gasp_task_fits(task, t->isa)) {
+    gasp_cli_error("run", "task '%s' is written for %s, not for target '%s'", task_id, task->isa, t->name);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_USAGE;
+  }
   if (!task) {
     gasp_cli_error("run", "no task '%s' (see 'gasp tasks')", task_id);
     gasp_taskset_free(&ts);

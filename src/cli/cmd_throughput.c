@@ -59,6 +59,10 @@ int cmd_throughput(int argc, char **argv) {
   if (rc) return rc < 0 ? 0 : rc;
   const gasp_target *t = cli_target("throughput", target);
   if (!t) return GASP_EXIT_USAGE;
+  if (t->exec != GASP_EXEC_CUDA) {
+    gasp_cli_error("throughput", "target '%s' does not run on a GPU worker", t->name);
+    return GASP_EXIT_USAGE;
+  }
   gasp_taskset ts;
   cli_load_tasks("throughput", &ts, 0);
   prepared p[64];
@@ -66,7 +70,7 @@ int cmd_throughput(int argc, char **argv) {
   double t_asm = 0;
   for (size_t i = 0; i < ts.count && np < 64; i++) {
     const gasp_task *task = &ts.items[i];
-    if (glob ? !gasp_glob_match(glob, task->id) : task->level != level) continue;
+    if ((glob ? !gasp_glob_match(glob, task->id) : task->level != level) || !gasp_task_fits(task, t->isa)) continue;
     char *ans = NULL;
     gasp_diags d;
     gasp_diags_init(&d);

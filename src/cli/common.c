@@ -32,7 +32,7 @@ int cli_load_tasks(const char *cmd, gasp_taskset *ts, int strict) {
 
 const gasp_target *cli_target(const char *cmd, const char *name) {
   if (!name) {
-    gasp_cli_error(cmd, "--target is required (one of: ptx-sm90 ptx-sm89; see 'gasp targets')");
+    gasp_cli_error(cmd, "--target is required (one of: ptx-sm90 ptx-sm89 r300; see 'gasp targets')");
     return NULL;
   }
   const gasp_target *t = gasp_target_find(name);

@@ -368,6 +368,18 @@ void gasp_gl_close(gasp_gl *g) {
 }
 
 const char *gasp_gl_renderer(const gasp_gl *g) { return g ? g->renderer : ""; }
+
+gasp_gl *gasp_gl_shared(char *why, size_t cap) {
+  static gasp_gl *shared;
+  static int tried;
+  static char reason[256];
+  if (!tried) {
+    tried = 1;
+    shared = gasp_gl_open(reason, sizeof reason);
+  }
+  if (!shared) snprintf(why, cap, "%s", reason);
+  return shared;
+}
 const char *gasp_gl_version(const gasp_gl *g) { return g ? g->version : ""; }
 
 /* 1-based line and column of byte offset off in text (column counts bytes, the way Mesa's "char" does). */

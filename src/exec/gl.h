@@ -24,6 +24,10 @@ typedef struct gasp_gl gasp_gl;
  * when no context can be made (no libEGL vendor, no surfaceless platform, missing ARB extensions). */
 gasp_gl *gasp_gl_open(char *why, size_t cap);
 void gasp_gl_close(gasp_gl *g);
+/* One context for the whole process, opened on first use and kept (checking and running ARB programs
+ * both need one; opening takes 15-120 ms). NULL with a reason when none can be had; the reason is kept
+ * and returned again without retrying. */
+gasp_gl *gasp_gl_shared(char *why, size_t cap);
 /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"; GL_VERSION, e.g. "4.5 (Compatibility Profile) Mesa 22.3.6". */
 const char *gasp_gl_renderer(const gasp_gl *g);
 const char *gasp_gl_version(const gasp_gl *g);

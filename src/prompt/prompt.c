@@ -53,7 +53,9 @@ char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char 
   }
   gasp_str_puts(&s, "\nConstraints:\n");
   t->constraints(t, task, &s);
-  gasp_str_puts(&s, "- Output format: only the assembly, in one ```ptx fenced block, no explanation.\n");
+  size_t tag = strcspn(t->fence_tags, " ");
+  gasp_str_printf(&s, "- Output format: only the assembly, in one ```%.*s fenced block, no explanation.\n", (int)tag,
+                  t->fence_tags);
   if (facts) {
     gasp_str_printf(&s, "\nISA facts (%s, %s):\n", t->isa, t->arch);
     t->facts(t, task, &s);

@@ -9,7 +9,7 @@
 #include "../core/util.h"
 #include "../task/task.h"
 
-typedef enum { GASP_EXEC_NONE = 0, GASP_EXEC_CUDA } gasp_exec_kind;
+typedef enum { GASP_EXEC_NONE = 0, GASP_EXEC_CUDA, GASP_EXEC_GL } gasp_exec_kind; /* GL: Mesa in-process */
 
 /* Source text ready for the assembler, with the mapping of its lines back to the answer the model
  * wrote: text lines [first, first+count) are answer lines [orig_first, orig_first+count). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 #include "../core/expr.h"
@@ -101,7 +102,8 @@ static double num_field(ld *l, yaml_node_t *n, const char *what, double dflt) {
 
 static const char *const known_top[] = {"id", "level", "title", "description", "source", "kernel", "snippet",
                                         "params", "sizes", "launch", "trials", "tolerance", "timeout_ms",
-                                        "max_regs", "time_reps", "ref", "cuda", "ptx_snippet", "tags", NULL};
+                                        "max_regs", "time_reps", "ref", "cuda", "ptx_snippet", "tags",
+                                        "isa", "program", "arb_reference", NULL};
 
 static void check_keys(ld *l, yaml_node_t *map, const char *const *known, const char *where) {
   if (!map || map->type != YAML_MAPPING_NODE) return;
@@ -312,8 +314,17 @@ int gasp_task_load(const char *path, gasp_task *t, gasp_diags *d) {
   copy_field(l, map_get(l, root, "ref"), "ref", t->ref, sizeof t->ref);
   if (!t->ref[0]) gasp_strlcpy(t->ref, t->id, sizeof t->ref);
   if (!gasp_ref_find(t->ref)) err_at(l, root, "no CPU reference function named '%s' (src/task/ref)", t->ref);
+  gasp_strlcpy(t->isa, "ptx", sizeof t->isa);
+  copy_field(l, map_get(l, root, "isa"), "isa", t->isa, sizeof t->isa);
+  if (strcmp(t->isa, "ptx") && strcmp(t->isa, "arb")) err_at(l, map_get(l, root, "isa"), "unknown isa '%s' (ptx, arb)", t->isa);
+  const char *prog = scalar(l, map_get(l, root, "program"), "program");
+  t->vertex_program = prog && !strcmp(prog, "vertex");
+  if (prog && strcmp(prog, "vertex") && strcmp(prog, "fragment"))
+    err_at(l, map_get(l, root, "program"), "'program' must be fragment or vertex, not '%s'", prog);
+  t->arb_reference = dup_field(l, map_get(l, root, "arb_reference"), "arb_reference");
   t->cuda = dup_field(l, map_get(l, root, "cuda"), "cuda");
-  if (!t->cuda) err_at(l, root, "%s", "missing 'cuda' (the CUDA C reference kernel)");
+  if (!strcmp(t->isa, "ptx") && !t->cuda) err_at(l, root, "%s", "missing 'cuda' (the CUDA C reference kernel)");
+  if (!strcmp(t->isa, "arb") && !t->arb_reference) err_at(l, root, "%s", "missing 'arb_reference' (the reference program)");
   t->ptx_snippet = dup_field(l, map_get(l, root, "ptx_snippet"), "ptx_snippet");
   if (t->snippet) {
     for (int i = 0; i < t->nparams; i++)
@@ -344,7 +355,12 @@ void gasp_task_free(gasp_task *t) {
   free(t->source);
   free(t->cuda);
   free(t->ptx_snippet);
-  t->description = t->source = t->cuda = t->ptx_snippet = NULL;
+  free(t->arb_reference);
+  t->description = t->source = t->cuda = t->ptx_snippet = t->arb_reference = NULL;
+}
+
+int gasp_task_fits(const gasp_task *task, const char *target_isa) {
+  return target_isa && !strcasecmp(task->isa, target_isa);
 }
 
 int gasp_task_shape(const gasp_task *t, int trial, gasp_trial_shape *s, char *err, int errcap) {

@@ -55,8 +55,16 @@ typedef struct {
   char ref[64];          /* C reference function name (default: id) */
   char *cuda;            /* CUDA C reference kernel, extern "C" __global__, the speed baseline */
   char *ptx_snippet;     /* snippet tasks: a known-good PTX snippet (tests the scaffold) */
+  char isa[16];          /* the ISA family the task is written for: "ptx" (default) or "arb" */
+  int vertex_program;    /* arb: 1 for !!ARBvp1.0 tasks, 0 for fragment programs */
+  char *arb_reference;   /* arb: the hand-written reference program */
   char path[512];
 } gasp_task;
+
+/* Whether a target can take a task: the task's ISA family is the target's (PTX tasks for ptx-sm*, ARB
+ * tasks for r300). */
+struct gasp_target;
+int gasp_task_fits(const gasp_task *task, const char *target_isa);
 
 /* Loads and validates one task file. Returns 0, or -1 with diagnostics (line/column inside the YAML). */
 int gasp_task_load(const char *path, gasp_task *t, gasp_diags *d);

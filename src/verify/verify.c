@@ -8,10 +8,18 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "../exec/gl.h"
 #include "../task/gen.h"
 #include "../task/ref/ref.h"
 
 static gasp_verify_profile prof;
+
+/* GL runs take float4 elements only. */
+static int p_type_not_f32(const gasp_task *task) {
+  for (int i = 0; i < task->nparams; i++)
+    if (task->params[i].type != GASP_DT_F32) return 1;
+  return 0;
+}
 void gasp_verify_profile_get(gasp_verify_profile *p) { *p = prof; }
 void gasp_verify_profile_reset(void) { memset(&prof, 0, sizeof prof); }
 
@@ -566,5 +574,109 @@ int gasp_verify_offline(const gasp_task *task, int trial, uint64_t seed, gasp_ve
   v->stage = GASP_STAGE_VERIFY;
   gasp_job_result_free(&r);
   if (owned) free_bufs(tb);
+  return 0;
+}
+
+int gasp_verify_gl(const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o, gasp_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->cls = GASP_CLASS_PASS;
+  v->stage = GASP_STAGE_RUN;
+  char why[256];
+  gasp_gl *g = gasp_gl_shared(why, sizeof why);
+  if (!g) {
+    v->cls = GASP_CLASS_SKIPPED;
+    snprintf(v->detail, sizeof v->detail, "no GL context: %s", why);
+    return -1;
+  }
+  for (int t = 0; t < task->trials; t++) {
+    gasp_trial_shape sh;
+    char err[256];
+    if (gasp_task_shape(task, t, &sh, err, sizeof err)) {
+      v->cls = GASP_CLASS_ERROR;
+      snprintf(v->detail, sizeof v->detail, "task shape: %s", err);
+      return 0;
+    }
+    trial_bufs scratch;
+    int owned;
+    trial_bufs *tb = get_fixture(task, &sh, t, o->seed, &scratch, &owned);
+    if (!tb) {
+      v->cls = GASP_CLASS_ERROR;
+      snprintf(v->detail, sizeof v->detail, "out of host memory");
+      return 0;
+    }
+    gasp_gl_job job;
+    memset(&job, 0, sizeof job);
+    int w = (int)sh.grid[0], h = (int)sh.grid[1];
+    job.width = w;
+    job.height = h;
+    if (bin->kernel[0] == 'v') job.vertex = bin->data;
+    else job.fragment = bin->data;
+    float locals[4 * GASP_MAX_PARAMS];
+    int out_param = -1, ok = 1;
+    for (int i = 0; i < task->nparams; i++) {
+      const gasp_param *p = &task->params[i];
+      if (p->role == GASP_ROLE_SCALAR) {
+        for (int c = 0; c < 4; c++) locals[4 * job.nlocal + c] = (float)sh.scalar[i].f;
+        job.nlocal++;
+      } else if (p->role == GASP_ROLE_IN) {
+        const float *data = (const float *)(tb->dev[i] + GASP_GUARD_BYTES);
+        if (task->vertex_program && job.nattribs < 4) job.attribs[job.nattribs++] = data;
+        else if (job.ntextures < 4) job.textures[job.ntextures++] = data;
+        else ok = 0;
+        if (sh.count[i] != 4LL * w * h) ok = 0;
+      } else {
+        out_param = i;
+        if (sh.count[i] != 4LL * w * h) ok = 0;
+      }
+    }
+    job.local_params = job.nlocal ? locals : NULL;
+    if (!ok || out_param < 0 || p_type_not_f32(task)) {
+      if (owned) free_bufs(tb);
+      v->cls = GASP_CLASS_ERROR;
+      snprintf(v->detail, sizeof v->detail, "task does not fit the GL layout (f32 arrays of 4*w*h, at most 4 inputs, one output)");
+      return 0;
+    }
+    memcpy(&job.poison, (uint8_t[4]){tb->poison, tb->poison, tb->poison, tb->poison}, 4);
+    uint64_t bytes = tb->bytes[out_param];
+    uint8_t *outbuf = malloc(bytes + 2 * GASP_GUARD_BYTES);
+    memset(outbuf, tb->guard, GASP_GUARD_BYTES);
+    memset(outbuf + GASP_GUARD_BYTES + bytes, tb->guard, GASP_GUARD_BYTES);
+    double t0 = gasp_now_s();
+    int rc = gasp_gl_run(g, &job, (float *)(outbuf + GASP_GUARD_BYTES), err, sizeof err);
+    v->kernel_ms += (gasp_now_s() - t0) * 1e3;
+    v->trials_run = t + 1;
+    if (rc) {
+      free(outbuf);
+      if (owned) free_bufs(tb);
+      v->cls = strstr(err, "line ") ? GASP_CLASS_LOAD : GASP_CLASS_ERROR;
+      snprintf(v->detail, sizeof v->detail, "%s", err);
+      return 0;
+    }
+    /* the inputs went to GL as textures or attributes, which a program cannot write: they come back as sent */
+    gasp_job_result r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < task->nparams; i++) {
+      if (task->params[i].role == GASP_ROLE_SCALAR) continue;
+      if (i == out_param) {
+        r.bufs[r.nbufs] = outbuf;
+      } else {
+        r.bufs[r.nbufs] = malloc(tb->bytes[i] + 2 * GASP_GUARD_BYTES);
+        memcpy(r.bufs[r.nbufs], tb->dev[i], tb->bytes[i] + 2 * GASP_GUARD_BYTES);
+      }
+      r.buflen[r.nbufs] = tb->bytes[i] + 2 * GASP_GUARD_BYTES;
+      r.nbufs++;
+    }
+    v->stage = GASP_STAGE_VERIFY;
+    gasp_class c = judge(task, tb, &r, v);
+    gasp_job_result_free(&r);
+    if (owned) free_bufs(tb);
+    if (c != GASP_CLASS_PASS) {
+      v->cls = c;
+      size_t l = strlen(v->detail);
+      snprintf(v->detail + l, sizeof v->detail - l, " (trial %d of %d)", t + 1, task->trials);
+      return 0;
+    }
+  }
+  v->kernel_ms /= task->trials;
   return 0;
 }

@@ -44,6 +44,12 @@ typedef struct {
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v);
 
+/* Runs an ARB program (bin holds its text) on Mesa through the GL layer and judges it like a GPU run:
+ * `in` arrays become RGBA32F textures (fragment programs) or vertex attributes (vertex programs), f32
+ * scalars program.local[j] = (v, v, v, v); the framebuffer (launch grid w x h, one pixel per element) is
+ * poisoned, drawn and compared with the CPU reference. Returns 0 with v filled; -1 when GL is missing. */
+int gasp_verify_gl(const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o, gasp_verdict *v);
+
 /* Judging without a GPU, for tests: the buffers a perfect kernel would return for trial `trial` (the
  * inputs as sent, the reference's outputs, intact guards) are handed to `mutate` (may be NULL), which may
  * damage them as a broken kernel would, and are then judged exactly as a worker's reply is. Returns 0

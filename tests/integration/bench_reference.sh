@@ -3,7 +3,7 @@
 # a torn line, the files backend, the report.
 . "$(dirname "$0")/lib.sh"
 D="$SRC/data"
-ntasks=$("$GASP" tasks | wc -l)
+ntasks=$("$GASP" tasks --target ptx-sm90 | wc -l)
 expect_rc 0 "bench reference" "$GASP" bench --target ptx-sm90 --backend reference -q -o "$TMP/r.jsonl"
 n=$(wc -l <"$TMP/r.jsonl")
 [ "$n" = "$ntasks" ] && ok || bad "one record per task ($n vs $ntasks)"

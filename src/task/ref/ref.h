@@ -41,5 +41,6 @@ gasp_ref_fn gasp_ref_find(const char *name);
 extern const gasp_ref gasp_refs_elementwise[];
 extern const gasp_ref gasp_refs_kernels[];
 extern const gasp_ref gasp_refs_warp_block[];
+extern const gasp_ref gasp_refs_arb[];
 
 #endif
