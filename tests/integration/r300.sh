@@ -30,7 +30,13 @@ expect_rc 1 "a program that writes nothing" "$GASP" run --target r300 --task arb
 grep -q "^unwritten: " "$TMP/out" && ok || { bad "classified unwritten"; cat "$TMP/out"; }
 printf '!!ARBfp1.0\nTEMP a;\nTEX a, fragment.texcoord[0], texture[0], 2D;\nMUL result.color, a, zz;\nEND\n' >"$TMP/syntax.fp"
 expect_rc 1 "a syntax error" "$GASP" check --target r300 "$TMP/syntax.fp"
-grep -q "syntax.fp:4:22: error: syntax: " "$TMP/err" && ok || { bad "syntax error located"; cat "$TMP/err"; }
+grep -q "syntax.fp:4:22: error: semantic: .*undeclared\|syntax.fp:4:22: error: semantic: .*declaration" "$TMP/err" && ok || { bad "undeclared name located"; cat "$TMP/err"; }
+printf '!!ARBfp1.0\nTEMP a;\nTEX a, fragment.texcoord[0], texture[0], 2D;\nMUL result.color a, a;\nEND\n' >"$TMP/comma.fp"
+expect_rc 1 "a missing comma" "$GASP" check --target r300 "$TMP/comma.fp"
+grep -q "comma.fp:4:[0-9]*: error: syntax: " "$TMP/err" && ok || { bad "syntax error located"; cat "$TMP/err"; }
+printf '!!ARBfp1.0\nTEMP a;\nTEX a, fragment.texcoord[0], texture[99], 2D;\nMOV result.color, a;\nEND\n' >"$TMP/unit.fp"
+expect_rc 1 "a texture unit out of range" "$GASP" check --target r300 "$TMP/unit.fp"
+grep -q "unit.fp:3:38: error: range: invalid texture image unit" "$TMP/err" && ok || { bad "texture unit range"; cat "$TMP/err"; }
 python3 -c '
 print("!!ARBfp1.0\nTEMP a, b;\nTEX a, fragment.texcoord[0], texture[0], 2D;\nTEX b, fragment.texcoord[0], texture[1], 2D;")
 for i in range(70): print("ADD a, a, b;")

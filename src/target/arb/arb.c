@@ -222,8 +222,13 @@ static int arb_check(const gasp_target *t, const gasp_task *task, const gasp_sou
     const char *msg = strstr(st.message, "error: ");
     msg = msg ? msg + 7 : st.message;
     gasp_class cls = strstr(msg, "syntax") ? GASP_CLASS_SYNTAX : GASP_CLASS_SEMANTIC;
+    /* Mesa's parser reports a name that was never declared as an unexpected IDENTIFIER where a declared
+     * one (USED_IDENTIFIER) or an operand was expected (Mesa 22.3): that is a semantic error, not syntax */
+    int undeclared = strstr(msg, "unexpected IDENTIFIER") != NULL;
+    if (undeclared) cls = GASP_CLASS_SEMANTIC;
     if (strstr(msg, "out of range") || strstr(msg, "invalid texture") || strstr(msg, "exceeds")) cls = GASP_CLASS_RANGE;
-    gasp_diags_add(d, GASP_SEV_ERROR, cls, gasp_source_map_line(src, st.line + lead_lines), st.col, "%s", msg);
+    gasp_diags_add(d, GASP_SEV_ERROR, cls, gasp_source_map_line(src, st.line + lead_lines), st.col, "%s%s", msg,
+                   undeclared ? " (a name used without a TEMP/PARAM/ATTRIB declaration?)" : "");
     return -1;
   }
   arb_counts c;
