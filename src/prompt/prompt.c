@@ -46,7 +46,7 @@ char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char 
       for (int i = 0; i < task->nparams; i++)
         if (task->params[i].role == GASP_ROLE_OUT) gasp_str_printf(&s, " %%%s", task->params[i].name);
       gasp_str_puts(&s, ".\n");
-    } else {
+    } else if (t->exec != GASP_EXEC_GL) {
       gasp_str_printf(&s, "The kernel is named %s.\n", task->kernel);
     }
     return gasp_str_take(&s);
