@@ -278,7 +278,7 @@ static int arb_reference_answer(const gasp_target *t, const gasp_task *task, cha
 }
 
 const gasp_target gasp_target_r300 = {
-    .name = "r300", .isa = "ARB", .arch = "R300", .gpu = "ATI Radeon 9700 (R300)", .exec = GASP_EXEC_GL, .cc = 0,
+    .name = "r300", .isa = "ARB", .arch = "R300", .gpu = "ATI Radeon 9700", .exec = GASP_EXEC_GL, .cc = 0,
     .fence_tags = "arb asm assembly glsl", .facts = arb_facts, .constraints = arb_constraints, .example = arb_example,
     .looks_like_code = arb_looks_like_code, .prepare = arb_prepare, .check = arb_check,
     .reference_answer = arb_reference_answer, .baseline = NULL,
