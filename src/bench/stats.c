@@ -110,3 +110,43 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
     fprintf(out, "\n%zu candidate(s) got no answer from their backend (not counted above); 'gasp bench --resume' retries them\n", infra);
   if (rows->bad_lines) fprintf(out, "\n%zu line(s) of the results file were not valid records and were ignored\n", rows->bad_lines);
 }
+
+int gasp_repair_compute(const gasp_rows *rows, double *lift, int max_turns, long *candidates) {
+  int top = 0;
+  for (size_t i = 0; i < rows->count; i++)
+    if (rows->rows[i].turn > top) top = rows->rows[i].turn;
+  if (top > max_turns - 1) top = max_turns - 1;
+  *candidates = 0;
+  if (!top) return 0;
+  long *pass_by = calloc((size_t)top + 1, sizeof *pass_by);
+  char *done = calloc(rows->count ? rows->count : 1, 1);
+  for (size_t i = 0; i < rows->count; i++) {
+    const gasp_row *a = &rows->rows[i];
+    if (done[i] || a->turn != 0 || a->infra_error || a->cls == GASP_CLASS_SKIPPED) continue;
+    int first_pass = -1;
+    for (size_t j = i; j < rows->count; j++) {
+      const gasp_row *b = &rows->rows[j];
+      if (b->sample != a->sample || b->seed != a->seed || strcmp(a->task, b->task) || strcmp(a->target, b->target) ||
+          strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant))
+        continue;
+      done[j] = 1;
+      if (b->cls == GASP_CLASS_PASS && (first_pass < 0 || b->turn < first_pass)) first_pass = b->turn;
+    }
+    (*candidates)++;
+    for (int t = 0; t <= top; t++) pass_by[t] += first_pass >= 0 && first_pass <= t;
+  }
+  for (int t = 0; t <= top; t++) lift[t] = *candidates ? (double)pass_by[t] / (double)*candidates : 0;
+  free(pass_by);
+  free(done);
+  return top + 1;
+}
+
+void gasp_repair_print(const gasp_rows *rows, FILE *out) {
+  double lift[21];
+  long n;
+  int turns = gasp_repair_compute(rows, lift, 21, &n);
+  if (!turns) return;
+  fprintf(out, "\nrepair turns (%ld candidates): share correct", n);
+  for (int t = 0; t < turns; t++) fprintf(out, "%s after turn %d: %.1f%%", t ? "," : "", t, 100.0 * lift[t]);
+  fprintf(out, "\n");
+}

@@ -22,4 +22,9 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out);
 /* Fills buckets[0..7] per level and buckets[8] overall. */
 void gasp_summary_compute(const gasp_rows *rows, int k, gasp_bucket buckets[9]);
 
+/* Repair lift: for candidates that had repair turns in the file, the share correct after turn 0, after at most
+ * one repair, and so on. Prints nothing when no record has turn > 0. Fills lift[t] (shares) up to max_turns. */
+int gasp_repair_compute(const gasp_rows *rows, double *lift, int max_turns, long *candidates);
+void gasp_repair_print(const gasp_rows *rows, FILE *out);
+
 #endif

@@ -16,6 +16,26 @@
 
 void cli_print_verdict(const gasp_record *rec, FILE *out);
 
+/* What a repair prompt says about a failed candidate: class and stage, the first diagnostics with their
+ * line and column, the verdict's details and the first mismatch. Caller frees. */
+static char *cli_describe_failure(const gasp_record *rec) {
+  gasp_str s;
+  gasp_str_init(&s);
+  gasp_str_printf(&s, "class %s at the %s stage\n", gasp_class_name(rec->cls), gasp_stage_name(rec->stage));
+  int shown = 0;
+  for (size_t i = 0; i < rec->diags.count && shown < 20; i++) {
+    const gasp_diag *g = &rec->diags.items[i];
+    if (g->sev == GASP_SEV_NOTE) continue;
+    gasp_str_printf(&s, "line %d, column %d: %s: %s\n", g->line, g->col, gasp_class_name(g->cls), g->msg);
+    shown++;
+  }
+  if (rec->verdict.detail[0]) gasp_str_printf(&s, "%s\n", rec->verdict.detail);
+  if (rec->verdict.has_mismatch)
+    gasp_str_printf(&s, "first wrong element: %s[%lld], expected %s, got %s\n", rec->verdict.param,
+                    (long long)rec->verdict.index, rec->verdict.expected, rec->verdict.got);
+  return gasp_str_take(&s);
+}
+
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int s) {
   (void)s;
@@ -49,7 +69,7 @@ int cmd_bench(int argc, char **argv) {
              *url = NULL, *model = NULL, *key_env = NULL;
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
-      max_tokens = 2048, retries = 3, quiet = 0;
+      max_tokens = 2048, retries = 3, quiet = 0, repair = 0;
   double temperature = 0.2, top_p = 0.95;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
@@ -70,6 +90,7 @@ int cmd_bench(int argc, char **argv) {
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 2048)", &max_tokens},
       {"retries", 0, OPT_INT, "N", "openai backend: retries with backoff (default 3)", &retries},
       {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
+      {"repair", 0, OPT_INT, "N", "up to N repair turns for a failed candidate, quoting its failure (default 0)", &repair},
       {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
       {"spares", 0, OPT_INT, "N", "GPU workers kept started in reserve for fault recovery (default 2)", &spares},
@@ -90,6 +111,10 @@ int cmd_bench(int argc, char **argv) {
   if (rc) return rc < 0 ? 0 : rc;
   if (!out) {
     gasp_cli_error("bench", "-o FILE is required");
+    return GASP_EXIT_USAGE;
+  }
+  if (repair < 0 || repair > 20) {
+    gasp_cli_error("bench", "--repair must be 0..20");
     return GASP_EXIT_USAGE;
   }
   if (samples < 1 || samples > 10000) {
@@ -156,7 +181,7 @@ int cmd_bench(int argc, char **argv) {
   gp.seed = (uint64_t)seed;
   gp.chat = chat;
   for (int i = 0; i < stops.n && i < 4; i++) gp.stop[i] = stops.v[i];
-  int total = ntasks * samples * backends.n, count = 0, written = 0, skipped_resume = 0;
+  int total = ntasks * samples * backends.n, count = 0, written = 0, skipped_resume = 0; /* progress counts samples */
   int exit_code = GASP_EXIT_OK;
   for (size_t ti = 0; ti < ts.count && !interrupted && exit_code == 0; ti++) {
     const gasp_task *task = &ts.items[ti];
@@ -180,56 +205,77 @@ int cmd_bench(int argc, char **argv) {
           cli_print_diags(&bd, task->path, stderr);
           gasp_diags_free(&bd);
         }
-        gasp_record rec;
-        gasp_record_init(&rec);
-        gasp_strlcpy(rec.task, task->id, sizeof rec.task);
-        rec.level = task->level;
-        gasp_strlcpy(rec.target, t->name, sizeof rec.target);
-        gasp_strlcpy(rec.backend, bk[bi]->name, sizeof rec.backend);
-        gasp_strlcpy(rec.model, bk[bi]->model, sizeof rec.model);
-        gasp_strlcpy(rec.variant, variant, sizeof rec.variant);
-        rec.sample = s;
-        /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
-         * fixtures are made once); the model's sampling seed is seed + sample */
-        rec.seed = (uint64_t)seed;
-        char *prompt = gasp_prompt_build(t, task, variant);
-        gasp_answer ans;
-        gasp_gen_params sp = gp;
-        int g = bk[bi]->generate(bk[bi], t, task, prompt, &sp, s, &ans, &rec.diags);
-        free(prompt);
-        rec.t_generate_s = ans.seconds;
-        rec.tokens = ans.tokens;
-        if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
-        int keep = 1;
-        if (g) {
-          rec.cls = GASP_CLASS_ERROR;
-          rec.stage = GASP_STAGE_EXTRACT;
-          rec.infra_error = 1;
-        } else {
-          rec.answer = ans.text;
-          rec.answer_len = ans.len;
-          gasp_eval_opts eo = {0};
-          eo.pool = pool;
-          eo.no_gpu_reason = why;
-          eo.seed = rec.seed;
-          eo.time = !no_time;
-          eo.flush_l2 = 1;
-          eo.baseline = have_base == 1 ? &baseline : NULL;
-          eo.baseline_cache_ms = &base_ms;
-          if (gasp_eval(t, task, &eo, &rec)) {
-            /* not the candidate's doing: record nothing, so --resume runs it again */
-            fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");
-            exit_code = GASP_EXIT_ENV;
-            keep = 0;
+        /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
+         * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
+        char *prev_answer = NULL, *failure = NULL;
+        const char *last_cls = "";
+        for (int turn = 0; turn <= repair && !exit_code; turn++) {
+          gasp_record rec;
+          gasp_record_init(&rec);
+          gasp_strlcpy(rec.task, task->id, sizeof rec.task);
+          rec.level = task->level;
+          gasp_strlcpy(rec.target, t->name, sizeof rec.target);
+          gasp_strlcpy(rec.backend, bk[bi]->name, sizeof rec.backend);
+          gasp_strlcpy(rec.model, bk[bi]->model, sizeof rec.model);
+          gasp_strlcpy(rec.variant, variant, sizeof rec.variant);
+          rec.sample = s;
+          rec.turn = turn;
+          /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
+           * fixtures are made once); the model's sampling seed is seed + sample (+ turn) */
+          rec.seed = (uint64_t)seed;
+          char *prompt = turn ? gasp_prompt_repair(t, task, variant, prev_answer, failure)
+                              : gasp_prompt_build(t, task, variant);
+          gasp_answer ans;
+          gasp_gen_params sp = gp;
+          sp.turn = turn;
+          int g = bk[bi]->generate(bk[bi], t, task, prompt, &sp, s, &ans, &rec.diags);
+          free(prompt);
+          rec.t_generate_s = ans.seconds;
+          rec.tokens = ans.tokens;
+          if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
+          int keep = 1;
+          if (g) {
+            rec.cls = GASP_CLASS_ERROR;
+            rec.stage = GASP_STAGE_EXTRACT;
+            rec.infra_error = 1;
+          } else {
+            rec.answer = ans.text;
+            rec.answer_len = ans.len;
+            gasp_eval_opts eo = {0};
+            eo.pool = pool;
+            eo.no_gpu_reason = why;
+            eo.seed = rec.seed;
+            eo.time = !no_time;
+            eo.flush_l2 = 1;
+            eo.baseline = have_base == 1 ? &baseline : NULL;
+            eo.baseline_cache_ms = &base_ms;
+            if (gasp_eval(t, task, &eo, &rec)) {
+              /* not the candidate's doing: record nothing, so --resume runs it again */
+              fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");
+              exit_code = GASP_EXIT_ENV;
+              keep = 0;
+            }
           }
+          if (keep && gasp_results_append(f, &rec)) {
+            gasp_cli_error("bench", "cannot append to '%s'", out);
+            exit_code = GASP_EXIT_ENV;
+          }
+          written += keep;
+          last_cls = gasp_class_name(rec.cls);
+          int again = keep && !rec.infra_error && rec.cls != GASP_CLASS_PASS && rec.cls != GASP_CLASS_SKIPPED &&
+                      rec.cls != GASP_CLASS_ERROR;
+          if (again && turn < repair) {
+            free(prev_answer);
+            free(failure);
+            prev_answer = gasp_strdup(rec.answer ? rec.answer : "");
+            failure = cli_describe_failure(&rec);
+          }
+          gasp_record_free(&rec);
+          if (!again) break;
         }
-        if (keep && gasp_results_append(f, &rec)) {
-          gasp_cli_error("bench", "cannot append to '%s'", out);
-          exit_code = GASP_EXIT_ENV;
-        }
-        written += keep;
-        progress(count, total, task->id, gasp_class_name(rec.cls), tty);
-        gasp_record_free(&rec);
+        free(prev_answer);
+        free(failure);
+        progress(count, total, task->id, last_cls, tty);
         if (exit_code) break;
       }
     }
@@ -254,6 +300,7 @@ int cmd_bench(int argc, char **argv) {
     if (gasp_rows_load(out, &rows, err, sizeof err) == 0) {
       printf("\n");
       gasp_summary_print(&rows, samples, stdout);
+      gasp_repair_print(&rows, stdout);
       gasp_rows_free(&rows);
     }
   }

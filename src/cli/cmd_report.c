@@ -44,7 +44,10 @@ int cmd_report(int argc, char **argv) {
     if (k <= 0) k = 1;
   }
   if (!rows.count) printf("no records in %s\n", pos[0]);
-  else gasp_summary_print(&rows, k, stdout);
+  else {
+    gasp_summary_print(&rows, k, stdout);
+    gasp_repair_print(&rows, stdout);
+  }
   gasp_rows_free(&rows);
   if (html) {
     if (gasp_report_html(pos[0], html, err, sizeof err)) {

@@ -17,6 +17,7 @@ typedef struct {
   uint64_t seed;
   const char *stop[4];  /* NULL-terminated */
   int chat;             /* openai: use /chat/completions rather than raw /completions */
+  int turn;             /* 0: first answer; k > 0: the k-th repair turn (the prompt then quotes the failure) */
 } gasp_gen_params;
 
 void gasp_gen_params_default(gasp_gen_params *p);

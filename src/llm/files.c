@@ -19,15 +19,21 @@ typedef struct {
 
 static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
                           const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d) {
-  (void)t; (void)prompt; (void)p;
+  (void)t; (void)prompt;
   files_state *s = b->state;
   memset(out, 0, sizeof *out);
   if (s->is_dir) {
+    /* repair turns: <task>.<sample>.t<turn>.txt */
     const char *patterns[] = {"%s/%s.%d.txt", "%s/%s.%d.ptx", "%s/%s.txt", "%s/%s.ptx", NULL};
     for (int i = 0; patterns[i]; i++) {
-      if (i >= 2 && sample != 0) break;
+      if (i >= 2 && (sample != 0 || p->turn)) break;
       char f[1400];
-      snprintf(f, sizeof f, patterns[i], s->path, task->id, sample);
+      if (p->turn) {
+        if (i > 0) break;
+        snprintf(f, sizeof f, "%s/%s.%d.t%d.txt", s->path, task->id, sample, p->turn);
+      } else {
+        snprintf(f, sizeof f, patterns[i], s->path, task->id, sample);
+      }
       /* at most one byte past the answer limit, so an oversized answer reaches extraction as such */
       FILE *fp = fopen(f, "rb");
       if (!fp) continue;
@@ -37,8 +43,8 @@ static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task
       fclose(fp);
       return 0;
     }
-    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "no answer file for task '%s' sample %d in '%s'",
-                   task->id, sample, s->path);
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "no answer file for task '%s' sample %d turn %d in '%s'",
+                   task->id, sample, p->turn, s->path);
     return -1;
   }
   size_t i;
@@ -47,6 +53,7 @@ static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task
     const char *id = json_string_value(json_object_get(row, "task"));
     json_t *smp = json_object_get(row, "sample");
     int sm = smp ? (int)json_integer_value(smp) : 0;
+    if ((int)json_integer_value(json_object_get(row, "turn")) != p->turn) continue;
     const char *ans = json_string_value(json_object_get(row, "answer"));
     if (id && ans && !strcmp(id, task->id) && sm == sample) {
       size_t n = json_string_length(json_object_get(row, "answer"));

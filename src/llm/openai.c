@@ -101,7 +101,7 @@ static int openai_generate(gasp_backend *b, const gasp_target *t, const gasp_tas
   openai_state *s = b->state;
   memset(out, 0, sizeof *out);
   gasp_gen_params pp = *p;
-  pp.seed = p->seed + (uint64_t)sample;
+  pp.seed = p->seed + (uint64_t)sample + 7919u * (uint64_t)p->turn;
   char *req = build_request(s, prompt, &pp);
   char url[600];
   snprintf(url, sizeof url, "%s/%s", s->url, p->chat ? "chat/completions" : "completions");

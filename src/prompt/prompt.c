@@ -1,6 +1,7 @@
 /* Prompt construction. */
 #include "prompt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/util.h"
@@ -64,5 +65,26 @@ char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char 
     gasp_str_puts(&s, "\nExample output (format only; a different computation):\n");
     t->example(t, task, &s);
   }
+  return gasp_str_take(&s);
+}
+
+char *gasp_prompt_repair(const gasp_target *t, const gasp_task *task, const char *variant, const char *prev_answer,
+                         const char *failure) {
+  char *base = gasp_prompt_build(t, task, variant);
+  if (!base) return NULL;
+  gasp_str s;
+  gasp_str_init(&s);
+  gasp_str_puts(&s, base);
+  free(base);
+  /* the previous answer is bounded: a runaway answer must not grow every later prompt */
+  size_t n = strlen(prev_answer ? prev_answer : "");
+  if (n > 8192) n = 8192;
+  gasp_str_puts(&s, "\nYour previous answer was:\n```\n");
+  gasp_str_append(&s, prev_answer ? prev_answer : "", n);
+  if (n && prev_answer[n - 1] != '\n') gasp_str_puts(&s, "\n");
+  if (n == 8192) gasp_str_puts(&s, "... (cut)\n");
+  gasp_str_puts(&s, "```\nIt failed:\n");
+  gasp_str_puts(&s, failure);
+  gasp_str_puts(&s, "\nWrite a corrected, complete answer in the same format. Output only the assembly.\n");
   return gasp_str_take(&s);
 }

@@ -16,4 +16,10 @@ int gasp_prompt_variant_valid(const char *v);
 /* Builds the prompt; returns a malloc'ed string, or NULL for an unknown variant. */
 char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char *variant);
 
+/* A repair turn: the original prompt, the previous answer and how it failed (class, stage, diagnostics with
+ * line and column, the first mismatch), and a request for a corrected complete answer. `failure` is text
+ * the caller formats from the record. Returns a malloc'ed string, or NULL for an unknown variant. */
+char *gasp_prompt_repair(const gasp_target *t, const gasp_task *task, const char *variant, const char *prev_answer,
+                         const char *failure);
+
 #endif

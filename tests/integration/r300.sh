@@ -52,6 +52,17 @@ grep -q "error: resource: 6 texture indirections" "$TMP/err" && ok || { bad "ind
 printf '!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.attrib[1];\nEND\n' >"$TMP/vp.vp"
 expect_rc 1 "a vertex program for a fragment task" "$GASP" check --target r300 --task arb_add_mul3 "$TMP/vp.vp"
 grep -q "error: semantic: the task asks for a fragment" "$TMP/err" && ok || { bad "program kind"; cat "$TMP/err"; }
+# repair turns: a wrong first answer, then a corrected one after the failure is quoted back
+mkdir -p "$TMP/ans"
+sed -n '/^!!ARBfp/,/^END/p' "$TMP/wrong.md" >"$TMP/ans/arb_add_mul3.0.txt"
+sed 's/MUL result.color, a, 2.0;/MUL result.color, a, 3.0;/' "$TMP/ans/arb_add_mul3.0.txt" >"$TMP/ans/arb_add_mul3.0.t1.txt"
+expect_rc 0 "bench with --repair" "$GASP" bench --target r300 --backend files --answers "$TMP/ans" --tasks arb_add_mul3 --repair 2 -o "$TMP/rep.jsonl"
+python3 - "$TMP/rep.jsonl" <<'PY' && ok || bad "turn 0 wrong, turn 1 pass, no turn 2"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [(r["turn"], r["class"]) for r in rows] == [(0, "wrong"), (1, "pass")], [(r["turn"], r["class"]) for r in rows]
+PY
+grep -q "repair turns (1 candidates): share correct after turn 0: 0.0%, after turn 1: 100.0%" "$TMP/out" && ok || { bad "repair lift in the summary"; cat "$TMP/out"; }
 expect_rc 0 "prompt for an ARB task" "$GASP" prompt --target r300 --task arb_add_mul3
 grep -q "64 ALU" "$TMP/out" && grep -q '```arb' "$TMP/out" && ok || bad "R300 facts and fence in the prompt"
 expect_rc 2 "an ARB task on a PTX target" "$GASP" prompt --target ptx-sm90 --task arb_add_mul3

@@ -32,6 +32,15 @@ int main(void) {
   CHECK(strstr(f89, "sm_89") && strstr(f89, "RTX 4090") && !strstr(f89, "sm_90"), "sm_89 facts");
   char *sn = gasp_prompt_build(t, add, "constrained");
   CHECK(strstr(sn, "%a") && strstr(sn, "%d") && strstr(sn, "No `.version`"), "snippet prompt names registers");
+  char *rep = gasp_prompt_repair(t, va, "constrained", "add.f32 %f1, %f9;", "class range at the check stage\nline 3, column 9: range: register '%f9' is outside\n");
+  CHECK(rep && strstr(rep, "Constraints") && strstr(rep, "Your previous answer was:\n```\nadd.f32 %f1, %f9;\n```") &&
+            strstr(rep, "line 3, column 9: range") && strstr(rep, "corrected"), "repair prompt quotes answer and failure");
+  char big[20000];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = 0;
+  char *rep2 = gasp_prompt_repair(t, va, "bare", big, "wrong");
+  CHECK(rep2 && strlen(rep2) < 12000 && strstr(rep2, "(cut)"), "a huge previous answer is cut");
+  free(rep); free(rep2);
   free(bare); free(con); free(ex); free(full); free(f89); free(sn);
   gasp_taskset_free(&ts);
   gasp_diags_free(&d);
