@@ -54,5 +54,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_throughput(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
 
 #endif

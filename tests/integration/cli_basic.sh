@@ -5,7 +5,7 @@ grep -q "bench" "$TMP/out" && ok || bad "--help lists bench"
 expect_rc 2 "no command" "$GASP"
 expect_rc 2 "unknown command" "$GASP" frobnicate
 grep -q "not a gasp command" "$TMP/err" && ok || bad "unknown command message"
-for c in tasks targets prompt check asm run bench report throughput; do
+for c in tasks targets prompt check asm run bench report throughput experiment; do
   expect_rc 0 "$c --help" "$GASP" $c --help
   grep -q "^usage: gasp $c" "$TMP/out" && ok || bad "$c --help prints usage"
   grep -q "exit codes" "$TMP/out" && ok || bad "$c --help documents exit codes"
