@@ -47,6 +47,7 @@ char *gasp_record_to_json(const gasp_record *r) {
   json_object_set_new(o, "gpu_ran", json_boolean(r->gpu_ran));
   if (r->skip_reason[0]) json_object_set_new(o, "skip_reason", text_value(r->skip_reason, 0));
   if (r->infra_error) json_object_set_new(o, "infra_error", json_true());
+  if (r->rewrites) json_object_set_new(o, "rewrites", json_integer(r->rewrites));
   json_t *ds = json_array();
   for (size_t i = 0; i < r->diags.count; i++) {
     const gasp_diag *g = &r->diags.items[i];

@@ -69,7 +69,7 @@ int cmd_bench(int argc, char **argv) {
              *url = NULL, *model = NULL, *key_env = NULL;
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
-      max_tokens = 2048, retries = 3, quiet = 0, repair = 0;
+      max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0;
   double temperature = 0.2, top_p = 0.95;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
@@ -90,6 +90,7 @@ int cmd_bench(int argc, char **argv) {
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 2048)", &max_tokens},
       {"retries", 0, OPT_INT, "N", "openai backend: retries with backoff (default 3)", &retries},
       {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
+      {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters (e.g. split misaligned vector accesses) before checking", &rewrite},
       {"repair", 0, OPT_INT, "N", "up to N repair turns for a failed candidate, quoting its failure (default 0)", &repair},
       {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
@@ -249,6 +250,7 @@ int cmd_bench(int argc, char **argv) {
             eo.flush_l2 = 1;
             eo.baseline = have_base == 1 ? &baseline : NULL;
             eo.baseline_cache_ms = &base_ms;
+            eo.rewrite = rewrite;
             if (gasp_eval(t, task, &eo, &rec)) {
               /* not the candidate's doing: record nothing, so --resume runs it again */
               fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");

@@ -8,14 +8,15 @@
 
 static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary) {
   const char *target = NULL, *task_id = NULL, *out = NULL;
-  int quiet = 0;
+  int quiet = 0, fix = 0;
   gasp_opt check_opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
+      {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters first (e.g. split misaligned vector accesses)", &fix},
       {0}};
   gasp_opt asm_opts[] = {
-      check_opts[0], check_opts[1], check_opts[2],
+      check_opts[0], check_opts[1], check_opts[2], check_opts[3],
       {"output", 'o', OPT_STR, "OUT", "where to write the binary", &out},
       {0}};
   gasp_cmd_spec spec = {
@@ -73,6 +74,7 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
   gasp_eval_opts eo = {0};
   eo.stop_after_check = 1;
   eo.binary_out = &bin;
+  eo.rewrite = fix;
   gasp_eval(t, task, &eo, &rec);
   int exit_code = GASP_EXIT_OK;
   if (!quiet) cli_print_diags(&rec.diags, pos[0], stderr);

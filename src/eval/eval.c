@@ -39,6 +39,7 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
     return 0;
   }
   gasp_extracted_free(&ex);
+  if (o->rewrite && t->rewrite) rec->rewrites = t->rewrite(t, task, &src, &rec->diags);
   gasp_binary bin;
   memset(&bin, 0, sizeof bin);
   int rc = t->check(t, task, &src, &bin, &rec->diags);

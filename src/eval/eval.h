@@ -36,6 +36,7 @@ typedef struct {
   double tokens_per_s;
   int tokens;
   int infra_error;         /* no answer could be had (backend down, file missing): --resume retries it */
+  int rewrites;            /* changes the target's rewriters made before checking (--rewrite) */
 } gasp_record;
 
 void gasp_record_init(gasp_record *r);
@@ -50,6 +51,7 @@ typedef struct {
   const gasp_binary *baseline;
   double *baseline_cache_ms;
   int stop_after_check;    /* `gasp check` / `asm`: no run */
+  int rewrite;             /* run the target's rewriters before checking */
   gasp_binary *binary_out; /* when not NULL, receives the assembled binary */
 } gasp_eval_opts;
 

@@ -59,6 +59,9 @@ struct gasp_target {
                gasp_diags *d);
   /* The reference answer: assembly made by the vendor compiler from the task's reference kernel. */
   int (*reference_answer)(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d);
+  /* Rewriters run before checking when asked (optional): repair what can be repaired mechanically, each
+   * change noted in d. Returns the number of changes. */
+  int (*rewrite)(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d);
   /* The speed baseline binary, compiled from the task's reference kernel (optional). */
   int (*baseline)(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d);
 };

@@ -48,6 +48,11 @@ sed 's/.param .u64 pc/.param .u32 pc/' "$D/vector_add_good.ptx" >"$TMP/narrow.pt
 expect_rc 1 "a pointer declared 32-bit" "$GASP" check --target ptx-sm90 --task vector_add "$TMP/narrow.ptx"
 grep -q "parameter 3 ('c') is 4 bytes here; the task passes a pointer of 8 bytes" "$TMP/err" && ok || { bad "parameter size diagnostic"; cat "$TMP/err"; }
 expect_rc 0 "without a task, any parameters" "$GASP" check --target ptx-sm90 "$TMP/three.ptx"
+# the alignment rewriter: refused as written, accepted once the vector accesses are split
+expect_rc 1 "misaligned vector accesses" "$GASP" check --target ptx-sm90 "$D/misaligned_vector.ptx"
+grep -q "misaligned_vector.ptx:12:42: error: semantic: misaligned: 16-byte access at offset 8" "$TMP/err" && ok || { bad "misalignment located"; cat "$TMP/err"; }
+expect_rc 0 "--rewrite splits them" "$GASP" check --target ptx-sm90 --rewrite "$D/misaligned_vector.ptx"
+[ "$(grep -c 'rewritten: split a provably misaligned vector access' "$TMP/err")" = 2 ] && ok || { bad "two rewrites noted"; cat "$TMP/err"; }
 # asm writes a cubin (an ELF for the CUDA machine)
 expect_rc 0 "asm" "$GASP" asm --target ptx-sm90 "$D/vector_add_good.ptx" -o "$TMP/k.cubin"
 [ "$(head -c 4 "$TMP/k.cubin" | od -An -c | tr -d ' ')" = '177ELF' ] && ok || bad "cubin is ELF"

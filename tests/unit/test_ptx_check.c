@@ -65,6 +65,23 @@ int main(void) {
   CHECK(gasp_ptxas_parse(two, &ps, "k", &d, &regs, &smem) == 0 && regs == 12 && smem == 2048, "the launched kernel's: %d %d", regs, smem);
   CHECK(gasp_ptxas_parse(two, &ps, "big", &d, &regs, &smem) == 0 && regs == 90 && smem == 0, "big: %d %d", regs, smem);
   CHECK(gasp_ptxas_parse(two, &ps, NULL, &d, &regs, &smem) == 0 && regs == 90 && smem == 2048, "largest: %d %d", regs, smem);
+  /* the rewriter: misaligned vector accesses become scalar ones on the same line */
+  gasp_diags_clear(&d);
+  gasp_source rw = {NULL, 1, 1000, 1};
+  rw.text = strdup(".reg .b64 %rd<4>;\n.reg .f32 %f<4>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n"
+                   "  @%p1 ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd2+8];\nst.global.v2.f32 [%rd2+4], {%f0,%f1};\n"
+                   "ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd2+16];\nret;\n");
+  CHECK(gasp_ptx_split_misaligned(&rw, &d) == 2, "two rewritten");
+  CHECK(strstr(rw.text, "  @%p1 ld.global.f32 %f0, [%rd2+8]; @%p1 ld.global.f32 %f1, [%rd2+12]; @%p1 ld.global.f32 %f2, [%rd2+16]; @%p1 ld.global.f32 %f3, [%rd2+20];") != NULL,
+        "split with the guard kept: %s", rw.text);
+  CHECK(strstr(rw.text, "st.global.f32 [%rd2+4], %f0; st.global.f32 [%rd2+8], %f1;") != NULL, "store split");
+  CHECK(strstr(rw.text, "ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd2+16];") != NULL, "aligned access untouched");
+  int nl = 0;
+  for (const char *c = rw.text; *c; c++) nl += *c == '\n';
+  CHECK(nl == 9, "line count kept: %d", nl);
+  gasp_diags_clear(&d);
+  CHECK(gasp_ptx_lint(&rw, &d) == 0, "nothing left to flag (%zu)", d.count);
+  free(rw.text);
   gasp_diags_free(&d);
   return DONE();
 }

@@ -477,16 +477,23 @@ static int ptx_baseline(const gasp_target *t, const gasp_task *task, gasp_binary
   return 0;
 }
 
+/* The alignment rewriter: vector accesses provably misaligned are split into scalar ones (the source
+ * article's "alignment checker" repair). */
+static int ptx_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d) {
+  (void)t; (void)task;
+  return gasp_ptx_split_misaligned(src, d);
+}
+
 const gasp_target gasp_target_ptx_sm90 = {
     .name = "ptx-sm90", .isa = "PTX", .arch = "sm_90", .gpu = "NVIDIA H200", .exec = GASP_EXEC_CUDA, .cc = 90,
     .fence_tags = "ptx asm nasm assembly nvptx", .facts = ptx_facts, .constraints = ptx_constraints,
     .example = ptx_example, .looks_like_code = ptx_looks_like_code, .prepare = ptx_prepare, .check = ptx_check,
-    .reference_answer = ptx_reference_answer, .baseline = ptx_baseline,
+    .reference_answer = ptx_reference_answer, .baseline = ptx_baseline, .rewrite = ptx_rewrite,
 };
 
 const gasp_target gasp_target_ptx_sm89 = {
     .name = "ptx-sm89", .isa = "PTX", .arch = "sm_89", .gpu = "NVIDIA RTX 4090", .exec = GASP_EXEC_CUDA, .cc = 89,
     .fence_tags = "ptx asm nasm assembly nvptx", .facts = ptx_facts, .constraints = ptx_constraints,
     .example = ptx_example, .looks_like_code = ptx_looks_like_code, .prepare = ptx_prepare, .check = ptx_check,
-    .reference_answer = ptx_reference_answer, .baseline = ptx_baseline,
+    .reference_answer = ptx_reference_answer, .baseline = ptx_baseline, .rewrite = ptx_rewrite,
 };

@@ -394,3 +394,118 @@ int gasp_ptxas_parse(const char *err, const gasp_source *src, const char *kernel
   }
   return errors;
 }
+
+/* ---- rewriter: split provably misaligned vector accesses ---- */
+
+/* Rewrites one `ld/st.*.vN.T` statement into N scalar accesses on the same line (line numbers stay valid
+ * for later diagnostics). Returns a malloc'ed line, or NULL when the statement has a shape we do not touch. */
+static char *split_vector_line(const char *line) {
+  const char *p = line;
+  while (isspace((unsigned char)*p)) p++;
+  size_t indent = (size_t)(p - line);
+  const char *guard = p;
+  size_t guard_len = 0;
+  if (*p == '@') {
+    while (*p && !isspace((unsigned char)*p)) p++;
+    guard_len = (size_t)(p - guard);
+    while (isspace((unsigned char)*p)) p++;
+  }
+  const char *op = p;
+  while (*p && !isspace((unsigned char)*p)) p++;
+  size_t oplen = (size_t)(p - op);
+  int is_ld = !strncmp(op, "ld.", 3), is_st = !strncmp(op, "st.", 3);
+  const char *v = NULL;
+  for (const char *q = op; q + 3 <= op + oplen; q++)
+    if (q[0] == '.' && q[1] == 'v' && (q[2] == '2' || q[2] == '4')) v = q;
+  if ((!is_ld && !is_st) || !v) return NULL;
+  int n = v[2] - '0';
+  int size = vec_access_bytes(op, oplen) / n;
+  if (size <= 0) return NULL;
+  char scalar_op[64];
+  size_t pre = (size_t)(v - op), post = oplen - pre - 3;
+  if (pre + post >= sizeof scalar_op) return NULL;
+  memcpy(scalar_op, op, pre);
+  memcpy(scalar_op + pre, v + 3, post);
+  scalar_op[pre + post] = 0;
+  const char *br = strchr(p, '{'), *bre = br ? strchr(br, '}') : NULL;
+  const char *sq = strchr(p, '['), *sqe = sq ? strchr(sq, ']') : NULL;
+  if (!br || !bre || !sq || !sqe) return NULL;
+  /* the address: base register and optional +/- offset */
+  char base[64];
+  const char *a = sq + 1;
+  while (isspace((unsigned char)*a)) a++;
+  size_t bl = 0;
+  while (a + bl < sqe && (a[bl] == '%' || isalnum((unsigned char)a[bl]) || a[bl] == '_' || a[bl] == '$')) bl++;
+  if (!bl || bl >= sizeof base) return NULL;
+  memcpy(base, a, bl);
+  base[bl] = 0;
+  long off = 0;
+  const char *r = a + bl;
+  while (isspace((unsigned char)*r)) r++;
+  if (*r == '+' || *r == '-') off = strtol(r, NULL, 0);
+  /* the registers */
+  char regs[8][48];
+  int nr = 0;
+  const char *q = br + 1;
+  while (q < bre && nr < 8) {
+    while (q < bre && (isspace((unsigned char)*q) || *q == ',')) q++;
+    size_t k = 0;
+    while (q + k < bre && q[k] != ',' && !isspace((unsigned char)q[k])) k++;
+    if (!k || k >= sizeof regs[0]) break;
+    memcpy(regs[nr], q, k);
+    regs[nr][k] = 0;
+    nr++;
+    q += k;
+  }
+  if (nr != n) return NULL;
+  gasp_str o;
+  gasp_str_init(&o);
+  gasp_str_append(&o, line, indent);
+  for (int i = 0; i < n; i++) {
+    if (i) gasp_str_puts(&o, " ");
+    if (guard_len) gasp_str_printf(&o, "%.*s ", (int)guard_len, guard);
+    if (is_ld) gasp_str_printf(&o, "%s %s, [%s+%ld];", scalar_op, regs[i], base, off + (long)i * size);
+    else gasp_str_printf(&o, "%s [%s+%ld], %s;", scalar_op, base, off + (long)i * size, regs[i]);
+  }
+  gasp_str_puts(&o, " // gasp: split a misaligned vector access");
+  return gasp_str_take(&o);
+}
+
+int gasp_ptx_split_misaligned(gasp_source *src, gasp_diags *d) {
+  gasp_diags found;
+  gasp_diags_init(&found);
+  gasp_ptx_lint(src, &found);
+  int changed = 0;
+  for (size_t i = 0; i < found.count; i++) {
+    const gasp_diag *g = &found.items[i];
+    if (strncmp(g->msg, "misaligned:", 11) || !g->line) continue;
+    int tline = g->line - src->map_orig_first + src->map_first; /* back to a line of src->text */
+    char *start = src->text;
+    for (int l = 1; l < tline && start; l++) {
+      start = strchr(start, '\n');
+      if (start) start++;
+    }
+    if (!start) continue;
+    char *end = strchr(start, '\n');
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    char *line = malloc(len + 1);
+    memcpy(line, start, len);
+    line[len] = 0;
+    char *fixed = split_vector_line(line);
+    free(line);
+    if (!fixed) continue;
+    gasp_str o;
+    gasp_str_init(&o);
+    gasp_str_append(&o, src->text, (size_t)(start - src->text));
+    gasp_str_puts(&o, fixed);
+    if (end) gasp_str_puts(&o, end);
+    free(fixed);
+    free(src->text);
+    src->text = gasp_str_take(&o);
+    gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_PASS, g->line, g->col,
+                   "rewritten: split a provably misaligned vector access into scalar accesses");
+    changed++;
+  }
+  gasp_diags_free(&found);
+  return changed;
+}

@@ -15,4 +15,9 @@ int gasp_ptx_lint(const gasp_source *src, gasp_diags *d);
 int gasp_ptxas_parse(const char *stderr_text, const gasp_source *src, const char *kernel, gasp_diags *d, int *regs,
                      int *smem);
 
+/* Rewriter (run before checking when asked): splits each provably misaligned vector access (see the lint)
+ * into scalar accesses on the same line, so line numbers stay valid. Returns how many it rewrote and adds
+ * a note for each. */
+int gasp_ptx_split_misaligned(gasp_source *src, gasp_diags *d);
+
 #endif
