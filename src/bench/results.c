@@ -150,6 +150,7 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
     r->speedup = json_number_value(json_object_get(o, "speedup"));
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->infra_error = json_is_true(json_object_get(o, "infra_error"));
+    r->rewrites = (int)json_integer_value(json_object_get(o, "rewrites"));
     if (r->stage < 0 || r->cls < 0) {
       rows->count--;
       rows->bad_lines++;

@@ -25,6 +25,7 @@ typedef struct {
   int slow;
   int gpu_ran;
   int infra_error;
+  int rewrites;
   uint64_t seed;
   double speedup;
 } gasp_row;

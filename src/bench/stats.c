@@ -104,8 +104,17 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
   fprintf(out, "\nfailure classes (all levels):\n");
   for (int c = 0; c < GASP_CLASS_COUNT; c++)
     if (b[8].classes[c]) fprintf(out, "  %-22s %ld\n", gasp_class_name(c), b[8].classes[c]);
-  size_t infra = 0;
-  for (size_t i = 0; i < rows->count; i++) infra += rows->rows[i].infra_error;
+  size_t infra = 0, rewritten = 0, rewritten_pass = 0;
+  for (size_t i = 0; i < rows->count; i++) {
+    infra += rows->rows[i].infra_error;
+    if (rows->rows[i].rewrites > 0) {
+      rewritten++;
+      rewritten_pass += rows->rows[i].cls == GASP_CLASS_PASS;
+    }
+  }
+  if (rewritten)
+    fprintf(out, "\nrewriters changed %zu candidate(s) before checking; %zu of them then passed\n", rewritten,
+            rewritten_pass);
   if (infra)
     fprintf(out, "\n%zu candidate(s) got no answer from their backend (not counted above); 'gasp bench --resume' retries them\n", infra);
   if (rows->bad_lines) fprintf(out, "\n%zu line(s) of the results file were not valid records and were ignored\n", rows->bad_lines);
