@@ -106,8 +106,8 @@ int cmd_experiment(int argc, char **argv) {
       {0}};
   gasp_cmd_spec spec = {
       "experiment", "-o DIR [--target T ...] [--backend B ...] [--samples K]",
-      "Rerun the source article's experiment for one model: targets x prompt variants x repair 0/N over the whole suite, "
-      "then the table of its claims with sample counts and 95% confidence intervals.",
+      "Rerun the source article's experiment for one model: targets x prompt variants, plus repair N and rewriter arms, "
+      "over the whole suite, then the table of its claims with sample counts and 95% confidence intervals.",
       "Each configuration is a `gasp bench` run into DIR (resumable: run the same command again to continue).\n"
       "Writes DIR/table.md and prints it. Grammar-constrained decoding (on/off) joins the matrix with the\n"
       "embedded llama.cpp backend; until then the table says so.",
@@ -126,14 +126,16 @@ int cmd_experiment(int argc, char **argv) {
   }
   if (!targets.n)
     for (const gasp_target *const *p = gasp_targets(); *p && targets.n < 16; p++) targets.v[targets.n++] = (*p)->name;
-  char path[2][1200];
+  /* three arms: plain (every variant), repaired (best prompt, N turns), rewritten (best prompt, rewriters on) */
+  char path[3][1200];
   snprintf(path[0], sizeof path[0], "%s/repair0.jsonl", out);
   snprintf(path[1], sizeof path[1], "%s/repair%d.jsonl", out, repair);
+  snprintf(path[2], sizeof path[2], "%s/rewrite.jsonl", out);
   char ks[16], ss[16], rs[16];
   snprintf(ks, sizeof ks, "%d", samples);
   snprintf(ss, sizeof ss, "%d", seed);
-  for (int arm = 0; arm < 2; arm++) {
-    snprintf(rs, sizeof rs, "%d", arm ? repair : 0);
+  for (int arm = 0; arm < 3; arm++) {
+    snprintf(rs, sizeof rs, "%d", arm == 1 ? repair : 0);
     for (int ti = 0; ti < targets.n; ti++) {
       for (const char *const *v = gasp_prompt_variants(); *v; v++) {
         /* the repaired arm is run with the full prompt only: it measures what repair adds to the best prompt */
@@ -158,13 +160,14 @@ int cmd_experiment(int argc, char **argv) {
         a[n++] = rs;
         a[n++] = "--tasks";
         a[n++] = (char *)tasks;
+        if (arm == 2) a[n++] = "--rewrite";
         if (answers) { a[n++] = "--answers"; a[n++] = (char *)answers; }
         if (url) { a[n++] = "--url"; a[n++] = (char *)url; }
         if (model) { a[n++] = "--model"; a[n++] = (char *)model; }
         a[n++] = "-o";
         a[n++] = path[arm];
         a[n] = NULL;
-        fprintf(stderr, "experiment: %s, %s, repair %s\n", targets.v[ti], *v, rs);
+        fprintf(stderr, "experiment: %s, %s, repair %s%s\n", targets.v[ti], *v, rs, arm == 2 ? ", rewriters" : "");
         int r = run_self(a);
         if (r == 2) {
           /* no task of this target matches: nothing to run there */
@@ -178,9 +181,10 @@ int cmd_experiment(int argc, char **argv) {
       }
     }
   }
-  gasp_rows r0, r1;
+  gasp_rows r0, r1, r2;
   char err[256];
-  if (gasp_rows_load(path[0], &r0, err, sizeof err) || gasp_rows_load(path[1], &r1, err, sizeof err)) {
+  if (gasp_rows_load(path[0], &r0, err, sizeof err) || gasp_rows_load(path[1], &r1, err, sizeof err) ||
+      gasp_rows_load(path[2], &r2, err, sizeof err)) {
     gasp_cli_error("experiment", "%s", err);
     return GASP_EXIT_ENV;
   }
@@ -228,11 +232,14 @@ int cmd_experiment(int argc, char **argv) {
   char claim[96];
   snprintf(claim, sizeof claim, "all tasks, after up to %d repair turns", repair);
   row(o, claim, "19% -> 0.3% register overflow; 67% -> 5% conflicts", &r1, &s);
+  s = (selector){NULL, 0, 7, full, NULL, 0};
+  row(o, "all tasks, with the rewriters (alignment split)", "alignment checker: rewrite unaligned loads", &r2, &s);
   fprintf(o, "\nGrammar-constrained decoding on/off: not in this matrix yet (it needs the embedded llama.cpp backend).\n"
              "Candidates that could not run here (no GPU: class skipped) are excluded from every cell.\n");
   fclose(o);
   gasp_rows_free(&r0);
   gasp_rows_free(&r1);
+  gasp_rows_free(&r2);
   char *text;
   size_t len;
   if (gasp_read_file(tpath, 1 << 20, &text, &len) == 0) {
