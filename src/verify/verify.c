@@ -444,6 +444,24 @@ static int time_binary(gasp_pool *pool, const gasp_task *task, const gasp_trial_
   return ok ? 0 : failed ? 1 : -1;
 }
 
+/* The start of every trial, GPU or GL: the shape, then the fixture. NULL with v's class and detail set
+ * when either cannot be had. */
+static trial_bufs *begin_trial(const gasp_task *task, int t, uint64_t seed, gasp_trial_shape *sh, trial_bufs *scratch,
+                               int *owned, gasp_verdict *v) {
+  char err[160];
+  if (gasp_task_shape(task, t, sh, err, sizeof err)) {
+    v->cls = GASP_CLASS_ERROR;
+    snprintf(v->detail, sizeof v->detail, "task shape: %s", err);
+    return NULL;
+  }
+  trial_bufs *tb = get_fixture(task, sh, t, seed, scratch, owned);
+  if (!tb) {
+    v->cls = GASP_CLASS_ERROR;
+    snprintf(v->detail, sizeof v->detail, "out of host memory");
+  }
+  return tb;
+}
+
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v) {
   memset(v, 0, sizeof *v);
@@ -452,22 +470,12 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
   v->regs = bin->regs;
   gasp_trial_shape sh;
   for (int t = 0; t < task->trials; t++) {
-    char err[160];
-    if (gasp_task_shape(task, t, &sh, err, sizeof err)) {
-      v->cls = GASP_CLASS_ERROR;
-      snprintf(v->detail, sizeof v->detail, "task shape: %s", err);
-      return 0;
-    }
     trial_bufs scratch;
     int owned;
     double p0 = gasp_now_s();
-    trial_bufs *tb = get_fixture(task, &sh, t, o->seed, &scratch, &owned);
+    trial_bufs *tb = begin_trial(task, t, o->seed, &sh, &scratch, &owned, v);
     prof.prepare_ms += (gasp_now_s() - p0) * 1e3;
-    if (!tb) {
-      v->cls = GASP_CLASS_ERROR;
-      snprintf(v->detail, sizeof v->detail, "out of host memory");
-      return 0;
-    }
+    if (!tb) return 0;
     gasp_job j;
     job_from_fixture(task, &sh, tb, bin, &j);
     j.nonce = (o->seed + 1) * 0x2545F4914F6CDD1DULL ^ (uint64_t)(t + 1);
@@ -591,19 +599,10 @@ int gasp_verify_gl(const gasp_task *task, const gasp_binary *bin, const gasp_ver
   for (int t = 0; t < task->trials; t++) {
     gasp_trial_shape sh;
     char err[256];
-    if (gasp_task_shape(task, t, &sh, err, sizeof err)) {
-      v->cls = GASP_CLASS_ERROR;
-      snprintf(v->detail, sizeof v->detail, "task shape: %s", err);
-      return 0;
-    }
     trial_bufs scratch;
     int owned;
-    trial_bufs *tb = get_fixture(task, &sh, t, o->seed, &scratch, &owned);
-    if (!tb) {
-      v->cls = GASP_CLASS_ERROR;
-      snprintf(v->detail, sizeof v->detail, "out of host memory");
-      return 0;
-    }
+    trial_bufs *tb = begin_trial(task, t, o->seed, &sh, &scratch, &owned, v);
+    if (!tb) return 0;
     gasp_gl_job job;
     memset(&job, 0, sizeof job);
     int w = (int)sh.grid[0], h = (int)sh.grid[1];
