@@ -70,8 +70,8 @@ static void pct(char *buf, size_t cap, long a, long b) {
   else snprintf(buf, cap, "%.1f%%", 100.0 * (double)a / (double)b);
 }
 
-void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
-  gasp_bucket b[9];
+/* The level table for one set of rows. */
+static void level_table(const gasp_rows *rows, int k, FILE *out, gasp_bucket b[9]) {
   gasp_summary_compute(rows, k, b);
   static const char *const names[9] = {"L0 instruction", "L1 sequence", "L2 fixed kernel", "L3 control flow",
                                        "L4 warp-level", "L5 shared+barrier", "L6 performance", "L7 translation",
@@ -99,6 +99,45 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
     fprintf(out, "%-18s %6ld %9s %9s %9s %9s %9s %8s %8s %8s %7ld\n", names[i], b[i].n, e, a, l, r, c, p1, pk, f,
             b[i].skipped);
   }
+}
+
+static int same_config(const gasp_row *a, const gasp_row *b) {
+  return !strcmp(a->target, b->target) && !strcmp(a->backend, b->backend) && !strcmp(a->model, b->model) &&
+         !strcmp(a->variant, b->variant);
+}
+
+void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
+  gasp_bucket b[9];
+  /* a file holding several configurations (targets, backends, models, prompt variants) gets a table for
+   * each: pooling an r300 run with a PTX run, or a bare prompt with a full one, would say nothing */
+  size_t nconf = 0;
+  char *seen = calloc(rows->count ? rows->count : 1, 1);
+  gasp_rows sub = {malloc((rows->count ? rows->count : 1) * sizeof(gasp_row)), 0, 0, NULL, 0};
+  for (size_t i = 0; i < rows->count; i++) {
+    if (seen[i]) continue;
+    nconf++;
+    for (size_t j = i; j < rows->count; j++) seen[j] |= same_config(&rows->rows[i], &rows->rows[j]);
+  }
+  if (nconf > 1) {
+    memset(seen, 0, rows->count);
+    for (size_t i = 0; i < rows->count; i++) {
+      if (seen[i]) continue;
+      sub.count = 0;
+      for (size_t j = i; j < rows->count; j++)
+        if (!seen[j] && same_config(&rows->rows[i], &rows->rows[j])) {
+          seen[j] = 1;
+          sub.rows[sub.count++] = rows->rows[j];
+        }
+      fprintf(out, "== %s / %s %s / %s\n", rows->rows[i].target, rows->rows[i].backend, rows->rows[i].model,
+              rows->rows[i].variant);
+      level_table(&sub, k, out, b);
+      fprintf(out, "\n");
+    }
+    fprintf(out, "== all configurations together\n");
+  }
+  free(seen);
+  free(sub.rows);
+  level_table(rows, k, out, b);
   fprintf(out, "\npass@k with k=%d; loaded/ran/correct/fast_1 are shares of candidates that reached a GPU stage "
                "(skipped ones excluded: they are never counted as passes).\n", k);
   fprintf(out, "\nfailure classes (all levels):\n");

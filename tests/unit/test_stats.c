@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 /* pass@k and the summary funnel. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/stats.h"
@@ -42,5 +44,17 @@ int main(void) {
   CHECK(b[0].groups == 1 && fabs(b[0].pass1_sum - 2.0 / 3) < 1e-12, "pass@1 of task a");
   CHECK(b[2].groups == 1 && fabs(b[2].pass1_sum) < 1e-12, "task b: skipped excluded, 0 of 2");
   CHECK(b[8].classes[GASP_CLASS_SYNTAX] == 1, "class counts");
+  /* two configurations: a table for each, then both together */
+  strcpy(r[5].backend, "openai");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  gasp_summary_print(&rows, 3, m);
+  fclose(m);
+  int heads = 0;
+  for (const char *p = buf; (p = strstr(p, "\n== ")); p++) heads++;
+  CHECK(!strncmp(buf, "== ptx-sm90 / ", 14) && heads == 2 && strstr(buf, "== all configurations together"),
+        "per-configuration tables: %d more headers\n%s", heads, buf);
+  free(buf);
   return DONE();
 }
