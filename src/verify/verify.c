@@ -462,6 +462,29 @@ static trial_bufs *begin_trial(const gasp_task *task, int t, uint64_t seed, gasp
   return tb;
 }
 
+/* The end of every trial: a failure sets the verdict, naming the trial. Returns 1 when the trial failed. */
+static int trial_failed(const gasp_task *task, int t, gasp_class c, gasp_verdict *v) {
+  if (c == GASP_CLASS_PASS) return 0;
+  v->cls = c;
+  size_t l = strlen(v->detail);
+  snprintf(v->detail + l, sizeof v->detail - l, " (trial %d of %d)", t + 1, task->trials);
+  return 1;
+}
+
+/* Buffers as they went to the device (guards, inputs, poisoned outputs), one per array parameter in order,
+ * for runs whose results are not copied back by a worker (GL, offline): the caller writes the outputs in. */
+static void result_from_fixture(const gasp_task *task, const trial_bufs *tb, gasp_job_result *r) {
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < task->nparams; i++) {
+    if (task->params[i].role == GASP_ROLE_SCALAR) continue;
+    uint64_t len = tb->bytes[i] + 2 * GASP_GUARD_BYTES;
+    r->bufs[r->nbufs] = malloc(len);
+    memcpy(r->bufs[r->nbufs], tb->dev[i], len);
+    r->buflen[r->nbufs] = len;
+    r->nbufs++;
+  }
+}
+
 int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o,
                 gasp_verdict *v) {
   memset(v, 0, sizeof *v);
@@ -512,12 +535,7 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
     prof.judge_ms += (gasp_now_s() - p0) * 1e3;
     gasp_job_result_free(&r);
     if (owned) free_bufs(tb);
-    if (c != GASP_CLASS_PASS) {
-      v->cls = c;
-      size_t l = strlen(v->detail);
-      snprintf(v->detail + l, sizeof v->detail - l, " (trial %d of %d)", t + 1, task->trials);
-      return 0;
-    }
+    if (trial_failed(task, t, c, v)) return 0;
   }
   if (!o->time) return 0;
   v->stage = GASP_STAGE_TIME;
@@ -558,24 +576,18 @@ int gasp_verify_offline(const gasp_task *task, int trial, uint64_t seed, gasp_ve
                         gasp_verdict *v) {
   memset(v, 0, sizeof *v);
   gasp_trial_shape sh;
-  char err[160];
-  if (gasp_task_shape(task, trial, &sh, err, sizeof err)) return -1;
   trial_bufs scratch;
   int owned;
-  trial_bufs *tb = get_fixture(task, &sh, trial, seed, &scratch, &owned);
+  trial_bufs *tb = begin_trial(task, trial, seed, &sh, &scratch, &owned, v);
   if (!tb) return -1;
+  /* what a perfect kernel returns: the reference's outputs in place of the poison */
   gasp_job_result r;
-  memset(&r, 0, sizeof r);
-  for (int i = 0; i < task->nparams; i++) {
+  result_from_fixture(task, tb, &r);
+  for (int i = 0, k = 0; i < task->nparams; i++) {
     if (task->params[i].role == GASP_ROLE_SCALAR) continue;
-    uint64_t len = tb->bytes[i] + 2 * GASP_GUARD_BYTES;
-    uint8_t *b = malloc(len);
-    memcpy(b, tb->dev[i], len);
-    if (task->params[i].role == GASP_ROLE_OUT) memcpy(b + GASP_GUARD_BYTES, tb->ref[i], tb->bytes[i]);
-    if (mutate) mutate(task, i, b, tb->bytes[i], GASP_GUARD_BYTES, ctx);
-    r.bufs[r.nbufs] = b;
-    r.buflen[r.nbufs] = len;
-    r.nbufs++;
+    if (task->params[i].role == GASP_ROLE_OUT) memcpy(r.bufs[k] + GASP_GUARD_BYTES, tb->ref[i], tb->bytes[i]);
+    if (mutate) mutate(task, i, r.bufs[k], tb->bytes[i], GASP_GUARD_BYTES, ctx);
+    k++;
   }
   gasp_class c = judge(task, tb, &r, v);
   v->cls = c;
@@ -636,45 +648,28 @@ int gasp_verify_gl(const gasp_task *task, const gasp_binary *bin, const gasp_ver
       return 0;
     }
     memcpy(&job.poison, (uint8_t[4]){tb->poison, tb->poison, tb->poison, tb->poison}, 4);
-    uint64_t bytes = tb->bytes[out_param];
-    uint8_t *outbuf = malloc(bytes + 2 * GASP_GUARD_BYTES);
-    memset(outbuf, tb->guard, GASP_GUARD_BYTES);
-    memset(outbuf + GASP_GUARD_BYTES + bytes, tb->guard, GASP_GUARD_BYTES);
+    /* the inputs went to GL as textures or attributes, which a program cannot write: they come back as sent;
+     * the framebuffer is read back into the output's buffer, between its guards */
+    gasp_job_result r;
+    result_from_fixture(task, tb, &r);
+    int out_buf = 0;
+    for (int i = 0; i < out_param; i++) out_buf += task->params[i].role != GASP_ROLE_SCALAR;
     double t0 = gasp_now_s();
-    int rc = gasp_gl_run(g, &job, (float *)(outbuf + GASP_GUARD_BYTES), err, sizeof err);
+    int rc = gasp_gl_run(g, &job, (float *)(r.bufs[out_buf] + GASP_GUARD_BYTES), err, sizeof err);
     v->kernel_ms += (gasp_now_s() - t0) * 1e3;
     v->trials_run = t + 1;
     if (rc) {
-      free(outbuf);
+      gasp_job_result_free(&r);
       if (owned) free_bufs(tb);
       v->cls = strstr(err, "line ") ? GASP_CLASS_LOAD : GASP_CLASS_ERROR;
       snprintf(v->detail, sizeof v->detail, "%s", err);
       return 0;
     }
-    /* the inputs went to GL as textures or attributes, which a program cannot write: they come back as sent */
-    gasp_job_result r;
-    memset(&r, 0, sizeof r);
-    for (int i = 0; i < task->nparams; i++) {
-      if (task->params[i].role == GASP_ROLE_SCALAR) continue;
-      if (i == out_param) {
-        r.bufs[r.nbufs] = outbuf;
-      } else {
-        r.bufs[r.nbufs] = malloc(tb->bytes[i] + 2 * GASP_GUARD_BYTES);
-        memcpy(r.bufs[r.nbufs], tb->dev[i], tb->bytes[i] + 2 * GASP_GUARD_BYTES);
-      }
-      r.buflen[r.nbufs] = tb->bytes[i] + 2 * GASP_GUARD_BYTES;
-      r.nbufs++;
-    }
     v->stage = GASP_STAGE_VERIFY;
     gasp_class c = judge(task, tb, &r, v);
     gasp_job_result_free(&r);
     if (owned) free_bufs(tb);
-    if (c != GASP_CLASS_PASS) {
-      v->cls = c;
-      size_t l = strlen(v->detail);
-      snprintf(v->detail + l, sizeof v->detail - l, " (trial %d of %d)", t + 1, task->trials);
-      return 0;
-    }
+    if (trial_failed(task, t, c, v)) return 0;
   }
   v->kernel_ms /= task->trials;
   return 0;
