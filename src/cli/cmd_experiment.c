@@ -199,41 +199,46 @@ int cmd_experiment(int argc, char **argv) {
           model ? ", model " : "", model ? model : "", samples, seed);
   fprintf(o, "| claim | article | measured (correct/candidates) | 95%% CI |\n|---|---|---|---|\n");
   const char *full = GASP_VARIANT_DEFAULT;
-  selector s;
-  s = (selector){"PTX", 0, 0, full, NULL, 0};
-  row(o, "single instruction (L0), PTX", "> 92%", &r0, &s);
-  s = (selector){"PTX", 2, 7, full, NULL, 0};
-  row(o, "whole kernels (L2-L7), PTX", "22% (78% failure)", &r0, &s);
-  s = (selector){"ARB", 0, 7, full, NULL, 0};
-  row(o, "old side: R300 ARB programs, all levels", "92% (old AMD)", &r0, &s);
-  s = (selector){"PTX", 0, 7, full, NULL, 0};
-  row(o, "new side: PTX, all levels", "17% (4090 SASS)", &r0, &s);
-  s = (selector){NULL, 0, 7, "bare", "*dot3", 0};
-  row(o, "dot product, bare prompt", "31%", &r0, &s);
-  s = (selector){NULL, 0, 7, full, "*dot3", 0};
-  row(o, "dot product, three-layer template + example + facts", "89%", &r0, &s);
-  for (const char *const *v = gasp_prompt_variants(); *v; v++) {
-    char claim[96];
-    snprintf(claim, sizeof claim, "all tasks, prompt variant %s", *v);
-    s = (selector){NULL, 0, 7, *v, NULL, 0};
-    row(o, claim, "-", &r0, &s);
+  /* the claims, in the article's order; arm 0 is the plain run, 1 the repaired, 2 the rewritten */
+  static const struct {
+    const char *claim, *article;
+    int arm;
+    selector sel;
+  } claims[] = {
+      {"single instruction (L0), PTX", "> 92%", 0, {"PTX", 0, 0, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"whole kernels (L2-L7), PTX", "22% (78% failure)", 0, {"PTX", 2, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"old side: R300 ARB programs, all levels", "92% (old AMD)", 0, {"ARB", 0, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"new side: PTX, all levels", "17% (4090 SASS)", 0, {"PTX", 0, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"dot product, bare prompt", "31%", 0, {NULL, 0, 7, "bare", "*dot3", 0}},
+      {"dot product, three-layer template + example + facts", "89%", 0, {NULL, 0, 7, GASP_VARIANT_DEFAULT, "*dot3", 0}},
+      {NULL, NULL, 0, {0}}, /* one row per prompt variant goes here */
+      {"branches (L3), old side (R300: no branches, CMP)", "81%", 0, {"ARB", 3, 3, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"branches (L3), PTX", "12%", 0, {"PTX", 3, 3, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"warp-level (L4: shuffles, votes)", "fails (72% of failures: SHFL mask)", 0, {"PTX", 4, 4, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"shared memory and barriers (L5)", "fails", 0, {"PTX", 5, 5, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {"all tasks, before repair (repaired arm, turn 0)", "-", 1, {NULL, 0, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
+      {NULL, NULL, 1, {0}}, /* after repair: turn_max is the run's --repair */
+      {"all tasks, with the rewriters (alignment split)", "alignment checker: rewrite unaligned loads", 2,
+       {NULL, 0, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
+  };
+  const gasp_rows *arms[3] = {&r0, &r1, &r2};
+  for (size_t c = 0; c < sizeof claims / sizeof claims[0]; c++) {
+    if (claims[c].claim) {
+      row(o, claims[c].claim, claims[c].article, arms[claims[c].arm], &claims[c].sel);
+    } else if (claims[c].arm == 0) {
+      for (const char *const *v = gasp_prompt_variants(); *v; v++) {
+        char claim[96];
+        snprintf(claim, sizeof claim, "all tasks, prompt variant %s", *v);
+        selector s = {NULL, 0, 7, *v, NULL, 0};
+        row(o, claim, "-", &r0, &s);
+      }
+    } else {
+      char claim[96];
+      snprintf(claim, sizeof claim, "all tasks, after up to %d repair turns", repair);
+      selector s = {NULL, 0, 7, full, NULL, repair};
+      row(o, claim, "19% -> 0.3% register overflow; 67% -> 5% conflicts", &r1, &s);
+    }
   }
-  s = (selector){"ARB", 3, 3, full, NULL, 0};
-  row(o, "branches (L3), old side (R300: no branches, CMP)", "81%", &r0, &s);
-  s = (selector){"PTX", 3, 3, full, NULL, 0};
-  row(o, "branches (L3), PTX", "12%", &r0, &s);
-  s = (selector){"PTX", 4, 4, full, NULL, 0};
-  row(o, "warp-level (L4: shuffles, votes)", "fails (72% of failures: SHFL mask)", &r0, &s);
-  s = (selector){"PTX", 5, 5, full, NULL, 0};
-  row(o, "shared memory and barriers (L5)", "fails", &r0, &s);
-  s = (selector){NULL, 0, 7, full, NULL, 0};
-  row(o, "all tasks, before repair (repaired arm, turn 0)", "-", &r1, &s);
-  s = (selector){NULL, 0, 7, full, NULL, repair};
-  char claim[96];
-  snprintf(claim, sizeof claim, "all tasks, after up to %d repair turns", repair);
-  row(o, claim, "19% -> 0.3% register overflow; 67% -> 5% conflicts", &r1, &s);
-  s = (selector){NULL, 0, 7, full, NULL, 0};
-  row(o, "all tasks, with the rewriters (alignment split)", "alignment checker: rewrite unaligned loads", &r2, &s);
   fprintf(o, "\nGrammar-constrained decoding on/off: not in this matrix yet (it needs the embedded llama.cpp backend).\n"
              "Candidates that could not run here (no GPU: class skipped) are excluded from every cell.\n");
   fclose(o);
