@@ -8,7 +8,8 @@
 
 static const char *const class_names[GASP_CLASS_COUNT] = {
     "pass",          "extract", "syntax",   "semantic",           "resource",   "range",
-    "load",          "illegal-address",     "misaligned",         "illegal-instruction",
+    "hazard",        "load",    "illegal-address",     "misaligned",         "illegal-instruction",
+    "unsupported",
     "trap",          "timeout", "out-of-bounds-write",            "input-mutated",
     "unwritten",     "wrong",   "skipped",  "error",
 };

@@ -14,10 +14,12 @@ typedef enum {
   GASP_CLASS_SEMANTIC,            /* types, undeclared names, wrong operand kinds */
   GASP_CLASS_RESOURCE,            /* registers or shared memory over budget */
   GASP_CLASS_RANGE,               /* register or predicate index outside its declared or hardware range */
+  GASP_CLASS_HAZARD,              /* a result read before it is ready (SASS control codes, AMD s_waitcnt) */
   GASP_CLASS_LOAD,                /* the driver refused the binary or the kernel name */
   GASP_CLASS_ILLEGAL_ADDRESS,
   GASP_CLASS_MISALIGNED,
   GASP_CLASS_ILLEGAL_INSTRUCTION,
+  GASP_CLASS_UNSUPPORTED,         /* valid, but our emulator does not implement it (named in the detail) */
   GASP_CLASS_TRAP,
   GASP_CLASS_TIMEOUT,
   GASP_CLASS_OOB_WRITE,           /* guard bytes around a buffer changed */
