@@ -26,6 +26,9 @@ typedef struct {
   int gpu_ran;
   int infra_error;
   int rewrites;
+  int grammar;   /* decoded under the target's grammar (part of the configuration and the resume key) */
+  int parsed;    /* our parser accepted the extracted code: 1, 0, or -1 when not known */
+  int truncated; /* generation hit max tokens */
   uint64_t seed;
   double speedup;
 } gasp_row;
@@ -43,6 +46,6 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap);
 void gasp_rows_free(gasp_rows *rows);
 /* Whether a candidate with this key is recorded (rows marked infra_error do not count: resume retries them). */
 int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample, uint64_t seed);
+                  const char *variant, int grammar, int sample, uint64_t seed);
 
 #endif
