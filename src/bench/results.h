@@ -48,4 +48,14 @@ void gasp_rows_free(gasp_rows *rows);
 int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
                   const char *variant, int grammar, int sample, uint64_t seed);
 
+/* The last recorded turn of a candidate (-1: none), its class in *cls: --resume continues a repair chain that
+ * an interruption cut. */
+int gasp_rows_last_turn(const gasp_rows *rows, const char *task, const char *target, const char *backend,
+                        const char *model, const char *variant, int grammar, int sample, uint64_t seed, int *cls);
+/* Reads one turn of a candidate back from a results file (answer, class, stage, diagnostics, detail, first
+ * mismatch): what the next repair prompt quotes. Returns 0, or -1 when it is not there. */
+int gasp_results_read_record(const char *path, const char *task, const char *target, const char *backend,
+                              const char *model, const char *variant, int grammar, int sample, uint64_t seed, int turn,
+                              gasp_record *out);
+
 #endif

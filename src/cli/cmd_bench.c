@@ -236,11 +236,29 @@ int cmd_bench(int argc, char **argv) {
     for (int bi = 0; bi < backends.n && !interrupted && !exit_code; bi++) {
       for (int s = 0; s < samples && !interrupted; s++) {
         count++;
-        if (resume && gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, bk[bi]->grammar, s,
-                                    (uint64_t)seed)) {
-          skipped_resume++;
-          progress(count, total, task->id, "(recorded)", tty);
-          continue;
+        /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
+         * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
+        char *prev_answer = NULL, *failure = NULL;
+        int first_turn = 0;
+        if (resume) {
+          int lcls = 0;
+          int last = gasp_rows_last_turn(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
+                                         bk[bi]->grammar, s, (uint64_t)seed, &lcls);
+          int open_chain = last >= 0 && last < repair && lcls != GASP_CLASS_PASS && lcls != GASP_CLASS_SKIPPED &&
+                           lcls != GASP_CLASS_ERROR;
+          gasp_record prev;
+          if (open_chain && gasp_results_read_record(out, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
+                                                     bk[bi]->grammar, s, (uint64_t)seed, last, &prev) == 0) {
+            /* an interruption cut this repair chain: continue it from the last recorded turn */
+            prev_answer = gasp_strdup(prev.answer ? prev.answer : "");
+            failure = cli_describe_failure(&prev);
+            gasp_record_free(&prev);
+            first_turn = last + 1;
+          } else if (last >= 0) {
+            skipped_resume++;
+            progress(count, total, task->id, "(recorded)", tty);
+            continue;
+          }
         }
         if (pool && !no_time && !have_base && t->baseline) {
           gasp_diags bd;
@@ -249,11 +267,8 @@ int cmd_bench(int argc, char **argv) {
           cli_print_diags(&bd, task->path, stderr);
           gasp_diags_free(&bd);
         }
-        /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
-         * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
-        char *prev_answer = NULL, *failure = NULL;
         const char *last_cls = "";
-        for (int turn = 0; turn <= repair && !exit_code; turn++) {
+        for (int turn = first_turn; turn <= repair && !exit_code; turn++) {
           gasp_record rec;
           gasp_record_init(&rec);
           gasp_strlcpy(rec.task, task->id, sizeof rec.task);
