@@ -20,6 +20,7 @@ static const struct {
     {"report", cmd_report, "summarise a results file"},
     {"experiment", cmd_experiment, "rerun the source article's experiment matrix for one model"},
     {"throughput", cmd_throughput, "measure candidates verified per second on the GPU"},
+    {"grammar", cmd_grammar, "print the GBNF grammar of well-formed answers to a task"},
 };
 
 static void usage(FILE *out) {
