@@ -1,6 +1,7 @@
 /* The PTX grammar generator without llama.cpp: every task gets a grammar, every rule it uses is defined
  * and every rule it defines is used, no repetition is unbounded, every row of the description is offered
  * (kernels), and the grammar carries the task's names. test_grammar_llama runs them in llama.cpp. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,12 +37,16 @@ static void scan(const char *g, rule *r, int *n, int *unbounded) {
     if (!end) end = line + strlen(line);
     if (*line != '#' && end > line) {
       const char *def = strstr(line, "::=");
-      if (def && def < end) {
+      if (def && def > end) def = NULL;
+      if (def) {
         const char *e = line;
         while (is_name(*e)) e++;
         rule *x = find(r, n, line, (size_t)(e - line));
         if (x) x->defined = 1;
-        for (const char *p = def + 3; p < end; p++) {
+      }
+      {
+        /* a rule's body, or a continuation line of the rule above */
+        for (const char *p = def ? def + 3 : line; p < end; p++) {
           if (*p == '"') {
             for (p++; p < end && *p != '"'; p++)
               if (*p == '\\') p++;
@@ -107,6 +112,14 @@ int main(void) {
         CHECK(r[i].used || !strcmp(r[i].name, "root"), "%s: rule '%s' is defined and used", task->id, r[i].name);
       }
       CHECK(strstr(g, "root ::= \"```ptx\\n\"") != NULL, "%s: the answer is a ```ptx fence", task->id);
+      /* llama.cpp ends a rule at a newline outside parentheses: every line is a comment or a whole rule */
+      int whole = 1;
+      for (const char *l = g; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        if (len && *l != '#' && !memmem(l, len, "::=", 3)) whole = 0;
+      }
+      CHECK(whole, "%s: every line of the grammar is a whole rule", task->id);
       if (task->snippet) {
         CHECK(strstr(g, ".entry") == NULL && strstr(g, "\"ret\"") == NULL, "%s: a snippet has no entry and no ret",
               task->id);

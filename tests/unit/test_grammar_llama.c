@@ -245,6 +245,12 @@ int main(void) {
         }
         gasp_diags_free(&pd);
         if (w == 0 && getenv("GASP_GRAMMAR_SHOW")) fprintf(stderr, "%s\n", text);
+        if (getenv("GASP_GRAMMAR_DUMP")) { /* keep the answers, e.g. to run them through ptxas */
+          char out[1200];
+          snprintf(out, sizeof out, "%s/%s.%zu.%d.md", getenv("GASP_GRAMMAR_DUMP"), task->id, v, w);
+          FILE *f = fopen(out, "w");
+          if (f) { fputs(text, f); fclose(f); }
+        }
       }
       CHECK(task_ok == walks, "%s/%s: %d of %d walks parse", vocabs[v], task->id, task_ok, walks);
       llama_sampler_free(smpl);

@@ -24,11 +24,24 @@
  *   m  address: [reg], [reg+imm], [reg+-imm], [name], [name+imm], [imm]
  *   v  register or vector of registers {a, b(, c, d)} (ld destinations)
  *   w  register, immediate or vector of them (st sources)
- *   l  label */
+ *   l  label
+ *
+ * `classes` says, per operand, which registers and literals fit (PTX ISA 9.0, 5.4 "Operand type
+ * checking": a register's type must match the instruction type, .bN registers and instructions accept any
+ * type of N bits). The parser ignores it (syntax only); the grammar draws operands from it:
+ *   T  the row's type (its first group whose alternatives are all types)
+ *   S  the row's second type (cvt's source, set's and slct's operand type)
+ *   W  twice the width of T (mul.wide, mad.wide)
+ *   u  a 32-bit integer (shift amounts, bit positions, lane masks, barrier ids, counts)
+ *   D  a 64-bit integer (an address in a register)
+ *   P  a predicate
+ *   A  an address operand
+ *   -  no class (labels) */
 typedef struct {
   const char *op;
   const char *mods;
   const char *operands;
+  const char *classes;
 } gasp_ptx_insn;
 
 /* The rows, ending with a row whose op is NULL. Sources: PTX ISA 9.0 manual (CUDA 13.0), chapter 9
