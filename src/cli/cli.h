@@ -57,5 +57,6 @@ int cmd_targets(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
 int cmd_mkmodel(int argc, char **argv);
 int cmd_genspeed(int argc, char **argv);
+int cmd_grammar(int argc, char **argv);
 
 #endif

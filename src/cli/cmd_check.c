@@ -3,17 +3,19 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "../extract/extract.h"
 #include "cli.h"
 #include "common.h"
 
 static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary) {
   const char *target = NULL, *task_id = NULL, *out = NULL;
-  int quiet = 0, fix = 0;
+  int quiet = 0, fix = 0, parse_only = 0;
   gasp_opt check_opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
       {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters first (e.g. split misaligned vector accesses)", &fix},
+      {"parse-only", 0, OPT_FLAG, NULL, "only gasp's own parser (syntax), no assembler", &parse_only},
       {0}};
   gasp_opt asm_opts[] = {
       check_opts[0], check_opts[1], check_opts[2], check_opts[3],
@@ -68,6 +70,25 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
   if (cli_read_answer(cmd, pos[0], &rec.answer, &rec.answer_len)) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_ENV;
+  }
+  if (parse_only && !want_binary) {
+    /* our parser alone: how grammar validity is measured; ptxas stays the authority of a full check */
+    int exit_code = GASP_EXIT_OK;
+    gasp_extracted ex;
+    if (!t->parse) {
+      gasp_cli_error(cmd, "target '%s' has no parser of its own", t->name);
+      exit_code = GASP_EXIT_USAGE;
+    } else if (gasp_extract(rec.answer, rec.answer_len, t, &ex, &rec.diags) == 0) {
+      if (t->parse(t, task, ex.code, ex.first_line, &rec.diags)) exit_code = GASP_EXIT_FAIL;
+      gasp_extracted_free(&ex);
+    } else {
+      exit_code = GASP_EXIT_FAIL;
+    }
+    if (!quiet) cli_print_diags(&rec.diags, pos[0], stderr);
+    if (!quiet && exit_code == GASP_EXIT_OK) fprintf(stderr, "%s: parses\n", pos[0]);
+    gasp_record_free(&rec);
+    gasp_taskset_free(&ts);
+    return exit_code;
   }
   gasp_binary bin;
   memset(&bin, 0, sizeof bin);

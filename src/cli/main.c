@@ -22,6 +22,7 @@ static const struct {
     {"throughput", cmd_throughput, "measure candidates verified per second on the GPU"},
     {"genspeed", cmd_genspeed, "measure the llama backend's tokens per second (parallel sequences, grammar)"},
     {"mkmodel", cmd_mkmodel, "write a random-weight GGUF model with a real tokenizer (tests, speed runs)"},
+    {"grammar", cmd_grammar, "print the GBNF grammar of well-formed answers to a task"},
 };
 
 static void usage(FILE *out) {

@@ -12,9 +12,11 @@
 
 #include "../../core/proc.h"
 #include "../../core/util.h"
+#include "../../grammar/grammar.h"
 #include "../target.h"
 #include "ptx_check.h"
 #include "ptx_isa.h"
+#include "ptx_parse.h"
 
 #define PTXAS_TIMEOUT_MS 60000
 #define NVCC_TIMEOUT_MS 180000
@@ -484,11 +486,19 @@ static int ptx_rewrite(const gasp_target *t, const gasp_task *task, gasp_source 
   return gasp_ptx_split_misaligned(src, d);
 }
 
+/* Our parser, for measuring how many answers are well-formed; `check` keeps ptxas as its authority. */
+static int ptx_parse(const gasp_target *t, const gasp_task *task, const char *code, int code_first_line,
+                     gasp_diags *d) {
+  (void)t; (void)task;
+  return gasp_ptx_parse(code, code_first_line, d);
+}
+
 const gasp_target gasp_target_ptx_sm90 = {
     .name = "ptx-sm90", .isa = "PTX", .arch = "sm_90", .gpu = "NVIDIA H200", .exec = GASP_EXEC_CUDA, .cc = 90,
     .fence_tags = "ptx asm nasm assembly nvptx", .facts = ptx_facts, .constraints = ptx_constraints,
     .example = ptx_example, .looks_like_code = ptx_looks_like_code, .prepare = ptx_prepare, .check = ptx_check,
     .reference_answer = ptx_reference_answer, .baseline = ptx_baseline, .rewrite = ptx_rewrite,
+    .grammar = gasp_grammar_ptx, .parse = ptx_parse,
 };
 
 const gasp_target gasp_target_ptx_sm89 = {
@@ -496,4 +506,5 @@ const gasp_target gasp_target_ptx_sm89 = {
     .fence_tags = "ptx asm nasm assembly nvptx", .facts = ptx_facts, .constraints = ptx_constraints,
     .example = ptx_example, .looks_like_code = ptx_looks_like_code, .prepare = ptx_prepare, .check = ptx_check,
     .reference_answer = ptx_reference_answer, .baseline = ptx_baseline, .rewrite = ptx_rewrite,
+    .grammar = gasp_grammar_ptx, .parse = ptx_parse,
 };

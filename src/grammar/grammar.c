@@ -1,0 +1,365 @@
+/* The PTX GBNF generator: one rule per row of the instruction description (ptx_desc.c), operands drawn
+ * from the registers the grammar itself declares, the task's parameters and the special registers. */
+#include "grammar.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/util.h"
+#include "../target/ptx/ptx_desc.h"
+#include "../target/ptx/ptx_isa.h"
+
+/* The registers a grammar declares: fixed names and counts, so every register an answer can name is
+ * declared and in range (ptxas rejects %r9 under `.reg .b32 %r<8>`). */
+typedef struct {
+  const char *type, *prefix;
+  int kernel_count, snippet_count;
+} reg_class;
+
+static const reg_class reg_classes[] = {
+    {".pred", "%p", 32, 8}, {".b32", "%r", 100, 16}, {".f32", "%f", 100, 16},
+    {".b64", "%rd", 100, 16}, {".f64", "%fd", 32, 8},
+};
+#define NCLASSES (sizeof reg_classes / sizeof reg_classes[0])
+
+/* A GBNF rule matching the decimal numbers 0..n-1 (n <= 100). */
+static void index_rule(gasp_str *g, const char *name, int n) {
+  gasp_str_printf(g, "%s ::= ", name);
+  if (n <= 10) {
+    gasp_str_printf(g, "[0-%d]\n", n - 1);
+    return;
+  }
+  int tens = n / 10, ones = n % 10;
+  gasp_str_printf(g, "[0-9]");
+  if (tens > 1) gasp_str_printf(g, " | [1-%d] [0-9]", tens - 1);
+  if (ones) gasp_str_printf(g, " | \"%d\" [0-%d]", tens, ones - 1);
+  gasp_str_puts(g, "\n");
+}
+
+
+/* What registers and literals fit an operand of a PTX type (PTX ISA 9.0, 5.4 "Operand type checking":
+ * a register's type must be the instruction's, and .bN accepts any type of N bits). Types without a row
+ * here (8- and 16-bit, .f16, .bf16, .tf32) have no registers in the grammar's declarations: the grammar
+ * does not offer them, the parser still accepts them. */
+typedef struct {
+  const char *type, *reg, *imm, *sreg, *wide;
+} type_class;
+
+static const type_class type_classes[] = {
+    {"pred", "preg", NULL, NULL, NULL},
+    {"b32", "r32", "iimm | fimm", "sreg32", NULL},
+    {"u32", "rr", "iimm", "sreg32", "rrd"},
+    {"s32", "rr", "iimm", "sreg32", "rrd"},
+    {"f32", "rf", "fimm", NULL, NULL},
+    {"f16x2", "rr", NULL, NULL, NULL},
+    {"bf16x2", "rr", NULL, NULL, NULL},
+    {"b64", "r64", "iimm | dimm", "sreg64", NULL},
+    {"u64", "rrd", "iimm", "sreg64", NULL},
+    {"s64", "rrd", "iimm", "sreg64", NULL},
+    {"f64", "rfd", "dimm", NULL, NULL},
+};
+
+static const type_class *class_of(const char *type) {
+  for (size_t i = 0; i < sizeof type_classes / sizeof type_classes[0]; i++)
+    if (!strcmp(type_classes[i].type, type)) return &type_classes[i];
+  return NULL;
+}
+
+static int is_type_name(const char *a) {
+  static const char *const all[] = {"pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
+                                    "s64", "f16", "f16x2", "bf16", "bf16x2", "f32", "f64", "tf32", NULL};
+  for (int i = 0; all[i]; i++)
+    if (!strcmp(all[i], a)) return 1;
+  return 0;
+}
+
+static int is_type_group(const gasp_ptx_group *g) {
+  for (int a = 0; a < g->nalts; a++)
+    if (!is_type_name(g->alts[a])) return 0;
+  return g->nalts > 0;
+}
+
+static int is_vector_group(const gasp_ptx_group *g) {
+  return g->nalts == 2 && !strcmp(g->alts[0], "v2") && !strcmp(g->alts[1], "v4");
+}
+
+/* Operands of no class (a row without `classes`): any register, any literal. */
+#define ANYREG "(preg | r32 | r64)"
+#define ANYIMM "iimm | fimm | dimm"
+
+/* One variant of a row: its types and its vector width fixed. */
+typedef struct {
+  const type_class *t, *s;
+  int vec; /* 0, 2 or 4 */
+  int has_sym;
+} variant;
+
+static const char *class_reg(char cls, const variant *v) {
+  switch (cls) {
+  case 'T': return v->t ? v->t->reg : ANYREG;
+  case 'S': return v->s ? v->s->reg : ANYREG;
+  case 'W': return v->t && v->t->wide ? v->t->wide : ANYREG;
+  case 'u': return "rr";
+  case 'D': return "rrd";
+  case 'P': return "preg";
+  default: return ANYREG;
+  }
+}
+
+static const char *class_imm(char cls, const variant *v) {
+  switch (cls) {
+  case 'T': return v->t ? v->t->imm : ANYIMM;
+  case 'S': return v->s ? v->s->imm : ANYIMM;
+  case 'W': case 'u': case 'D': return "iimm";
+  case 'P': return NULL;
+  default: return ANYIMM;
+  }
+}
+
+static void operand_rule(gasp_str *g, char k, char cls, const variant *v) {
+  const char *reg = class_reg(cls, v), *imm = class_imm(cls, v);
+  switch (k) {
+  case 'r': gasp_str_puts(g, reg); break;
+  case 'p': gasp_str_puts(g, "pdst"); break;
+  case 'd': gasp_str_printf(g, "%s (\"|\" preg)?", reg); break;
+  case 'q': gasp_str_puts(g, "psrc"); break;
+  case 'a':
+    if (imm) gasp_str_printf(g, "(%s | %s)", reg, imm);
+    else gasp_str_puts(g, reg);
+    break;
+  case 's': case 'x': {
+    const type_class *tc = cls == 'T' ? v->t : cls == 'S' ? v->s : NULL;
+    gasp_str_printf(g, "(%s", reg);
+    if (imm) gasp_str_printf(g, " | %s", imm);
+    if (tc && tc->sreg) gasp_str_printf(g, " | %s", tc->sreg);
+    if (tc && tc->sreg && v->has_sym) gasp_str_puts(g, " | sym"); /* the address of a variable: an integer */
+    gasp_str_puts(g, ")");
+    break;
+  }
+  case 'v': case 'w':
+    if (v->vec == 2) gasp_str_printf(g, "\"{\" %s \", \" %s \"}\"", reg, reg);
+    else if (v->vec == 4) gasp_str_printf(g, "\"{\" %s \", \" %s \", \" %s \", \" %s \"}\"", reg, reg, reg, reg);
+    else if (k == 'w' && imm) gasp_str_printf(g, "(%s | %s)", reg, imm);
+    else gasp_str_puts(g, reg);
+    break;
+  case 'm': gasp_str_puts(g, "addr"); break;
+  case 'l': gasp_str_puts(g, "label"); break;
+  }
+}
+
+static void group_rule(gasp_str *g, const gasp_ptx_group *gr) {
+  gasp_str_puts(g, " (");
+  for (int a = 0; a < gr->nalts; a++) gasp_str_printf(g, "%s\".%s\"", a ? " | " : "", gr->alts[a]);
+  gasp_str_puts(g, gr->optional ? ")?" : ")");
+}
+
+/* The groups from `from` on, with the type and vector groups fixed by v, then the operands. */
+static void variant_tail(gasp_str *g, const gasp_ptx_insn *row, const gasp_ptx_group *gr, int ng, int from, int ti,
+                         int si, int vi, const variant *v) {
+  for (int k = from; k < ng; k++) {
+    if (k == ti) gasp_str_printf(g, " \".%s\"", v->t->type);
+    else if (k == si) gasp_str_printf(g, " \".%s\"", v->s->type);
+    else if (k == vi) { if (v->vec) gasp_str_printf(g, " \".v%d\"", v->vec); }
+    else group_rule(g, &gr[k]);
+  }
+  int n = 0, opened = 0;
+  const char *cls = row->classes ? row->classes : "";
+  for (const char *c = row->operands; *c; c++) {
+    if (*c == '?') continue;
+    if (c[1] == '?') { gasp_str_puts(g, " ("); opened++; }
+    gasp_str_puts(g, n ? " \", \" " : " \" \" ");
+    operand_rule(g, *c, (size_t)n < strlen(cls) ? cls[n] : '-', v);
+    n++;
+  }
+  for (; opened; opened--) gasp_str_puts(g, ")?");
+}
+
+/* Rules for one row: "op" and the groups before the first fixed group, then one alternative per type
+ * (and vector width) with operands of that type's registers. Returns 0 when no variant is offered. */
+static int row_rules(gasp_str *g, int r, int has_sym) {
+  const gasp_ptx_insn *row = &gasp_ptx_insns[r];
+  gasp_ptx_group gr[GASP_PTX_MAX_GROUPS];
+  int ng = gasp_ptx_groups(row, gr), ti = -1, si = -1, vi = -1;
+  const char *cls = row->classes ? row->classes : "";
+  int uses_t = strchr(cls, 'T') || strchr(cls, 'W'), uses_s = strchr(cls, 'S') != NULL;
+  for (int k = 0; k < ng; k++) {
+    if (is_vector_group(&gr[k])) vi = k;
+    else if (is_type_group(&gr[k]) && ti < 0 && uses_t) ti = k;
+    else if (is_type_group(&gr[k]) && si < 0 && uses_s && ti >= 0) si = k;
+  }
+  int first = ng;
+  if (ti >= 0 && ti < first) first = ti;
+  if (si >= 0 && si < first) first = si;
+  if (vi >= 0 && vi < first) first = vi;
+  gasp_str alts;
+  gasp_str_init(&alts);
+  gasp_str_append(&alts, "", 0);
+  int nvar = 0;
+  int nt = ti >= 0 ? gr[ti].nalts : 1, ns = si >= 0 ? gr[si].nalts : 1;
+  for (int a = 0; a < nt; a++)
+    for (int b = 0; b < ns; b++)
+      for (int vec = 0; vec <= (vi >= 0 ? 4 : 0); vec += 2) {
+        if (vec == 2 && vi < 0) continue;
+        variant v = {ti >= 0 ? class_of(gr[ti].alts[a]) : NULL, si >= 0 ? class_of(gr[si].alts[b]) : NULL, vec, has_sym};
+        if ((ti >= 0 && !v.t) || (si >= 0 && !v.s)) continue;
+        if (strchr(cls, 'W') && !v.t->wide) continue;
+        if (vec && (!v.t || !strcmp(v.t->type, "pred"))) continue;
+        gasp_str_puts(&alts, alts.len ? " |" : ""); /* one line: llama.cpp ends a rule at a newline outside parentheses */
+        variant_tail(&alts, row, gr, ng, first, ti, si, vi, &v);
+        nvar++;
+      }
+  if (nvar) {
+    gasp_str_printf(g, "i%d ::= \"%s\"", r, row->op);
+    for (int k = 0; k < first; k++) group_rule(g, &gr[k]);
+    if (first < ng || nvar > 1) gasp_str_printf(g, " i%d-v\ni%d-v ::=%s\n", r, r, alts.data);
+    else gasp_str_printf(g, "%s\n", alts.data);
+  }
+  gasp_str_free(&alts);
+  return nvar;
+}
+
+static int row_in_snippet(const gasp_ptx_insn *row) {
+  /* a snippet runs inside the scaffold's kernel, which stores the outputs after it: leaving early would
+   * skip that store (the prompt says so); the parser accepts these, the grammar just does not offer them */
+  return strcmp(row->op, "ret") && strcmp(row->op, "exit") && strcmp(row->op, "trap") && strcmp(row->op, "brkpt");
+}
+
+/* One rule per row; `insn` chooses among them. */
+static void insn_rules(gasp_str *g, int snippet, int has_sym) {
+  gasp_str alts;
+  gasp_str_init(&alts);
+  gasp_str_append(&alts, "", 0);
+  for (int r = 0; gasp_ptx_insns[r].op; r++) {
+    if (snippet && !row_in_snippet(&gasp_ptx_insns[r])) continue;
+    if (row_rules(g, r, has_sym)) gasp_str_printf(&alts, "%si%d", alts.len ? " | " : "", r);
+  }
+  gasp_str_printf(g, "insn ::= %s\n", alts.data);
+  gasp_str_free(&alts);
+}
+
+/* Register, literal, address and label rules; `names` are the symbols an address or mov may name. */
+static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const char *const *names, int nnames) {
+  /* registers by class: the declared ones, and in a snippet the scaffold's %<param> of that type */
+  static const struct { const char *rule; size_t cls; const char *ptype; } by_class[] = {
+      {"rr", 1, "s32 u32"}, {"rf", 2, "f32"}, {"rrd", 3, "s64 u64"}, {"rfd", 4, "f64"}};
+  for (size_t i = 0; i < sizeof by_class / sizeof by_class[0]; i++) {
+    gasp_str_printf(g, "%s ::= \"%s\" idx%zu", by_class[i].rule, reg_classes[by_class[i].cls].prefix, by_class[i].cls);
+    for (int k = 0; snippet && k < task->nparams; k++) {
+      const gasp_param *p = &task->params[k];
+      if (p->role != GASP_ROLE_SCALAR && strstr(by_class[i].ptype, gasp_ptx_type(p->type) + 1))
+        gasp_str_printf(g, " | \"%%%s\"", p->name);
+    }
+    gasp_str_puts(g, "\n");
+  }
+  gasp_str_puts(g, "r32 ::= rr | rf\nr64 ::= rrd | rfd\n");
+  for (size_t c = 0; c < NCLASSES; c++) {
+    char name[16];
+    snprintf(name, sizeof name, "idx%zu", c);
+    index_rule(g, name, snippet ? reg_classes[c].snippet_count : reg_classes[c].kernel_count);
+  }
+  gasp_str_puts(g, "preg ::= \"%p\" idx0\n"
+                   "pdst ::= preg (\"|\" preg)?\n"
+                   "psrc ::= \"!\"? preg\n");
+  /* special registers: 64-bit ones (PTX ISA 9.0, 10.x) read with 64-bit types, the rest with 32-bit ones */
+  static const char *const sreg64[] = {"%clock64", "%globaltimer", "%gridid", "%current_graph_exec", NULL};
+  gasp_str_puts(g, "sreg32 ::= ");
+  int first = 1;
+  for (int i = 0; gasp_ptx_special_regs[i]; i++) {
+    const char *s = gasp_ptx_special_regs[i];
+    int is64 = 0;
+    for (int k = 0; sreg64[k]; k++) is64 |= !strcmp(sreg64[k], s);
+    if (is64 || !strcmp(s, "%envreg")) continue; /* %envreg needs an index 0..31: not offered */
+    gasp_str_printf(g, "%s\"%s\"", first ? "" : " | ", s);
+    if (*gasp_ptx_sreg_components(s)) gasp_str_puts(g, " (\".x\" | \".y\" | \".z\")");
+    first = 0;
+  }
+  gasp_str_puts(g, "\nsreg64 ::= ");
+  for (int k = 0; sreg64[k]; k++) gasp_str_printf(g, "%s\"%s\"", k ? " | " : "", sreg64[k]);
+  gasp_str_puts(g, "\n");
+  if (nnames) {
+    gasp_str_puts(g, "sym ::= ");
+    for (int i = 0; i < nnames; i++) gasp_str_printf(g, "%s\"%s\"", i ? " | " : "", names[i]);
+    gasp_str_puts(g, "\n");
+  }
+  /* addresses: a 64-bit register, a 32-bit one (shared windows), or a variable, with a byte offset */
+  gasp_str_printf(g, "addr ::= \"[\" (rrd | rr%s) (\"+\" \"-\"? uint)? \"]\"\n", nnames ? " | sym" : "");
+  gasp_str_puts(g, "label ::= \"L\" [0-9] [0-9]?\n"
+                   /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
+                   "iimm ::= \"-\"? uint | \"0x\" [0-9a-f]{1,8}\n"
+                   "fimm ::= \"0f\" [0-9A-F]{8} | \"-\"? uint \".\" [0-9]{1,6}\n"
+                   "dimm ::= \"0d\" [0-9A-F]{16} | \"-\"? uint \".\" [0-9]{1,6}\n"
+                   "uint ::= [0-9] | [1-9] [0-9]{1,8}\n");
+}
+
+static int is_ident(const char *s) {
+  if (!*s || !(((*s | 32) >= 'a' && (*s | 32) <= 'z') || *s == '_')) return 0;
+  for (; *s; s++)
+    if (!(((*s | 32) >= 'a' && (*s | 32) <= 'z') || (*s >= '0' && *s <= '9') || *s == '_')) return 0;
+  return 1;
+}
+
+char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *d) {
+  if (!t || !task || strcmp(t->isa, "PTX")) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "the PTX grammar needs a PTX target and a task");
+    return NULL;
+  }
+  if (!gasp_task_fits(task, t->isa)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "task '%s' is not a PTX task", task->id);
+    return NULL;
+  }
+  /* names go into the grammar's string literals and the module: only plain identifiers */
+  if (!is_ident(task->kernel)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "kernel name '%s' is not a PTX identifier", task->kernel);
+    return NULL;
+  }
+  for (int i = 0; i < task->nparams; i++)
+    if (!is_ident(task->params[i].name)) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "parameter name '%s' is not a PTX identifier",
+                     task->params[i].name);
+      return NULL;
+    }
+  int snippet = task->snippet;
+  const char *names[GASP_MAX_PARAMS + 2];
+  int nnames = 0;
+  gasp_str g;
+  gasp_str_init(&g);
+  gasp_str_printf(&g, "# PTX answers for task %s on %s, generated by gasp from its PTX description.\n", task->id,
+                  t->name);
+  gasp_str_puts(&g, "root ::= \"```ptx\\n\" code \"```\"\n");
+  if (snippet) {
+    gasp_str_puts(&g, "code ::= decls line{1,");
+    gasp_str_printf(&g, "%d}\ndecls ::= \"", GASP_GRAMMAR_SNIPPET_LINES);
+    for (size_t c = 0; c < NCLASSES; c++)
+      gasp_str_printf(&g, ".reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix, reg_classes[c].snippet_count);
+    gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\" | label \":\\n\"\n");
+  } else {
+    const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
+    for (int i = 0; i < task->nparams; i++) names[nnames++] = task->params[i].name;
+    names[nnames++] = "smem";
+    int dyn = strcmp(task->shared, "0") != 0;
+    if (dyn) names[nnames++] = "dsmem";
+    gasp_str_printf(&g, "code ::= \".version %s\\n.target %s\\n.address_size 64\\n\\n\" shared? ", a->ptx_version,
+                    a->arch);
+    gasp_str_printf(&g, "\".visible .entry %s(\\n", task->kernel);
+    for (int i = 0; i < task->nparams; i++) {
+      const gasp_param *p = &task->params[i];
+      gasp_str_printf(&g, "    .param %s %s%s\\n", p->role == GASP_ROLE_SCALAR ? gasp_ptx_type(p->type) : ".u64",
+                      p->name, i + 1 < task->nparams ? "," : "");
+    }
+    gasp_str_puts(&g, ")\\n{\\n");
+    for (size_t c = 0; c < NCLASSES; c++)
+      gasp_str_printf(&g, "    .reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix,
+                      reg_classes[c].kernel_count);
+    gasp_str_printf(&g, "\" line{1,%d} \"    ret;\\n}\\n\"\n", GASP_GRAMMAR_KERNEL_LINES);
+    /* static shared memory at module scope, at most 48 KB without opt-in (CUDA programming guide) */
+    gasp_str_puts(&g, "shared ::= \".shared .align 16 .b8 smem[\" [1-9] [0-9]{0,4} \"];\\n\"");
+    if (dyn) gasp_str_puts(&g, " (\".extern .shared .align 16 .b8 dsmem[];\\n\")?");
+    if (dyn) gasp_str_puts(&g, " | \".extern .shared .align 16 .b8 dsmem[];\\n\"");
+    gasp_str_puts(&g, "\nline ::= \"    \" guard? insn \";\\n\" | label \":\\n\"\n");
+  }
+  gasp_str_puts(&g, "guard ::= \"@\" \"!\"? preg \" \"\n");
+  insn_rules(&g, snippet, nnames > 0);
+  operand_rules(&g, task, snippet, names, nnames);
+  return gasp_str_take(&g);
+}

@@ -1,0 +1,157 @@
+/* The PTX grammar generator without llama.cpp: every task gets a grammar, every rule it uses is defined
+ * and every rule it defines is used, no repetition is unbounded, every row of the description is offered
+ * (kernels), and the grammar carries the task's names. test_grammar_llama runs them in llama.cpp. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "grammar/grammar.h"
+#include "target/ptx/ptx_desc.h"
+#include "target/target.h"
+#include "task/task.h"
+
+#define MAX_RULES 512
+
+typedef struct {
+  char name[64];
+  int defined, used;
+} rule;
+
+static rule *find(rule *r, int *n, const char *s, size_t len) {
+  for (int i = 0; i < *n; i++)
+    if (strlen(r[i].name) == len && !strncmp(r[i].name, s, len)) return &r[i];
+  if (*n >= MAX_RULES || len >= sizeof r[0].name) return NULL;
+  memcpy(r[*n].name, s, len);
+  r[*n].name[len] = 0;
+  r[*n].defined = r[*n].used = 0;
+  return &r[(*n)++];
+}
+
+static int is_name(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'; }
+
+/* Rules defined and used, and unbounded repetitions, outside string literals and character classes. */
+static void scan(const char *g, rule *r, int *n, int *unbounded) {
+  for (const char *line = g; *line;) {
+    const char *end = strchr(line, '\n');
+    if (!end) end = line + strlen(line);
+    if (*line != '#' && end > line) {
+      const char *def = strstr(line, "::=");
+      if (def && def > end) def = NULL;
+      if (def) {
+        const char *e = line;
+        while (is_name(*e)) e++;
+        rule *x = find(r, n, line, (size_t)(e - line));
+        if (x) x->defined = 1;
+      }
+      {
+        /* a rule's body, or a continuation line of the rule above */
+        for (const char *p = def ? def + 3 : line; p < end; p++) {
+          if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++)
+              if (*p == '\\') p++;
+          } else if (*p == '[') {
+            for (p++; p < end && *p != ']'; p++)
+              if (*p == '\\') p++;
+          } else if (*p == '*' || *p == '+') {
+            (*unbounded)++;
+          } else if (*p == '{') {
+            const char *c = strchr(p, '}');
+            if (c && c[-1] == ',') (*unbounded)++;
+          } else if (is_name(*p) && !(p[-1] >= '0' && p[-1] <= '9' && *p >= '0' && *p <= '9')) {
+            const char *s = p;
+            while (p < end && is_name(*p)) p++;
+            if (!(*s >= '0' && *s <= '9')) {
+              rule *u = find(r, n, s, (size_t)(p - s));
+              if (u) u->used = 1;
+            }
+            p--;
+          }
+        }
+      }
+    }
+    line = *end ? end + 1 : end;
+  }
+}
+
+int main(void) {
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_taskset ts = {0};
+  CHECK(gasp_taskset_load(gasp_tasks_dir(), &ts, &d) == 0, "tasks load");
+  const gasp_target *t = gasp_target_find("ptx-sm90"), *t89 = gasp_target_find("ptx-sm89");
+  CHECK(t && t->grammar && t89 && t89->grammar, "the PTX targets have grammars");
+  if (!t || !t->grammar || !t89 || !t89->grammar) return DONE();
+  int rows = 0;
+  while (gasp_ptx_insns[rows].op) rows++;
+  int tasks = 0;
+  for (size_t k = 0; k < ts.count; k++) {
+    const gasp_task *task = &ts.items[k];
+    if (!gasp_task_fits(task, "PTX")) {
+      gasp_diags_clear(&d);
+      char *g = t->grammar(t, task, &d);
+      CHECK(g == NULL && gasp_diags_errors(&d) == 1, "no PTX grammar for the %s task %s", task->isa, task->id);
+      free(g);
+      continue;
+    }
+    tasks++;
+    for (int ti = 0; ti < 2; ti++) {
+      const gasp_target *tt = ti ? t89 : t;
+      gasp_diags_clear(&d);
+      char *g = tt->grammar(tt, task, &d);
+      CHECK(g != NULL, "grammar for %s on %s", task->id, tt->name);
+      if (!g) continue;
+      rule r[MAX_RULES];
+      int n = 0, unbounded = 0;
+      scan(g, r, &n, &unbounded);
+      CHECK(unbounded == 0, "%s: every repetition is bounded (%d unbounded)", task->id, unbounded);
+      int defined = 0;
+      for (int i = 0; i < n; i++) {
+        defined += r[i].defined;
+        CHECK(r[i].defined, "%s: rule '%s' is used and defined", task->id, r[i].name);
+        CHECK(r[i].used || !strcmp(r[i].name, "root"), "%s: rule '%s' is defined and used", task->id, r[i].name);
+      }
+      CHECK(strstr(g, "root ::= \"```ptx\\n\"") != NULL, "%s: the answer is a ```ptx fence", task->id);
+      /* llama.cpp ends a rule at a newline outside parentheses: every line is a comment or a whole rule */
+      int whole = 1;
+      for (const char *l = g; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        if (len && *l != '#' && !memmem(l, len, "::=", 3)) whole = 0;
+      }
+      CHECK(whole, "%s: every line of the grammar is a whole rule", task->id);
+      if (task->snippet) {
+        CHECK(strstr(g, ".entry") == NULL && strstr(g, "\"ret\"") == NULL, "%s: a snippet has no entry and no ret",
+              task->id);
+        for (int i = 0; i < task->nparams; i++) {
+          if (task->params[i].role == GASP_ROLE_SCALAR) continue;
+          char want[64];
+          snprintf(want, sizeof want, "\"%%%s\"", task->params[i].name);
+          CHECK(strstr(g, want) != NULL, "%s: snippet registers include %s", task->id, want);
+        }
+      } else {
+        char want[160];
+        snprintf(want, sizeof want, ".visible .entry %s(\\n", task->kernel);
+        CHECK(strstr(g, want) != NULL, "%s: the kernel is named %s", task->id, task->kernel);
+        snprintf(want, sizeof want, ".target %s\\n", tt->arch);
+        CHECK(strstr(g, want) != NULL, "%s: the module targets %s", task->id, tt->arch);
+        for (int i = 0; i < task->nparams; i++) {
+          snprintf(want, sizeof want, " %s%s\\n", task->params[i].name, i + 1 < task->nparams ? "," : "");
+          CHECK(strstr(g, want) != NULL, "%s: parameter %s in order", task->id, task->params[i].name);
+        }
+        /* every row of the description is offered */
+        for (int i = 0; i < rows; i++) {
+          char rn[32];
+          snprintf(rn, sizeof rn, "\ni%d ::= \"%s\"", i, gasp_ptx_insns[i].op);
+          CHECK(strstr(g, rn) != NULL, "%s: row %d (%s) is in the grammar", task->id, i, gasp_ptx_insns[i].op);
+        }
+      }
+      (void)defined;
+      free(g);
+    }
+  }
+  CHECK(tasks >= 50, "the suite has its PTX tasks (%d)", tasks);
+  gasp_taskset_free(&ts);
+  gasp_diags_free(&d);
+  return DONE();
+}

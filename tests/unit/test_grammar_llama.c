@@ -1,0 +1,280 @@
+/* The PTX grammars in llama.cpp's real grammar engine: every task's grammar compiles, and random walks
+ * through the grammar sampler (vocab-only models, random logits, a random allowed token at each step) give
+ * answers that all extract and parse with our parser. Needs libllama (GASP_HAVE_LLAMA). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "extract/extract.h"
+#include "grammar/grammar.h"
+#include "llama.h"
+#include "target/ptx/ptx_parse.h"
+#include "target/target.h"
+#include "task/task.h"
+
+#define MAX_STEPS 6000 /* tokens per walk: far above what the bounded grammars allow */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 11);
+}
+
+typedef struct {
+  const struct llama_vocab *vocab;
+  int n_vocab;
+  llama_token *cand;   /* tokens made of characters the grammars use: the walk's candidate pool */
+  int ncand;
+  llama_token *eog;
+  int neog;
+  char (*piece)[48];
+  llama_token single[128];     /* a token whose piece is exactly this character, or -1 */
+  llama_token *bucket[128];    /* pool tokens by first character */
+  int nbucket[128];
+} vocab_info;
+
+static int load_vocab(const char *path, struct llama_model **model, vocab_info *vi) {
+  struct llama_model_params mp = llama_model_default_params();
+  mp.vocab_only = true;
+  *model = llama_model_load_from_file(path, mp);
+  if (!*model) return -1;
+  vi->vocab = llama_model_get_vocab(*model);
+  vi->n_vocab = llama_vocab_n_tokens(vi->vocab);
+  vi->cand = malloc(sizeof(llama_token) * (size_t)vi->n_vocab);
+  vi->eog = malloc(sizeof(llama_token) * (size_t)vi->n_vocab);
+  vi->piece = calloc((size_t)vi->n_vocab, sizeof *vi->piece);
+  vi->ncand = vi->neog = 0;
+  for (llama_token t = 0; t < vi->n_vocab; t++) {
+    if (llama_vocab_is_eog(vi->vocab, t)) { vi->eog[vi->neog++] = t; continue; }
+    char buf[64];
+    int n = llama_token_to_piece(vi->vocab, t, buf, sizeof buf - 1, 0, false);
+    if (n <= 0 || n >= 47) continue;
+    buf[n] = 0;
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++) ok = (buf[i] >= 32 && buf[i] < 127) || buf[i] == '\n';
+    if (!ok) continue;
+    memcpy(vi->piece[t], buf, (size_t)n + 1);
+    vi->cand[vi->ncand++] = t;
+  }
+  for (int c = 0; c < 128; c++) { vi->single[c] = -1; vi->nbucket[c] = 0; vi->bucket[c] = NULL; }
+  for (int i = 0; i < vi->ncand; i++) {
+    const char *p = vi->piece[vi->cand[i]];
+    if (!p[1] && vi->single[(int)p[0]] < 0) vi->single[(int)p[0]] = vi->cand[i];
+    vi->nbucket[(int)p[0]]++;
+  }
+  for (int c = 0; c < 128; c++) {
+    vi->bucket[c] = malloc(sizeof(llama_token) * (size_t)(vi->nbucket[c] + 1));
+    vi->nbucket[c] = 0;
+  }
+  for (int i = 0; i < vi->ncand; i++) {
+    int c = vi->piece[vi->cand[i]][0];
+    vi->bucket[c][vi->nbucket[c]++] = vi->cand[i];
+  }
+  return 0;
+}
+
+/* One walk. Returns 0 with the text in out, 1 when the grammar left no token (a dead end), 2 when it did
+ * not end within MAX_STEPS. */
+static long fallbacks[4];
+static void quiet_log(enum ggml_log_level level, const char *text, void *user) { (void)level; (void)text; (void)user; }
+static int walk(vocab_info *vi, struct llama_sampler *smpl, llama_token_data *buf, char *out, size_t cap, int *steps) {
+  size_t len = 0;
+  out[0] = 0;
+  llama_sampler_reset(smpl);
+  for (*steps = 0; *steps < MAX_STEPS; (*steps)++) {
+    /* The grammar engine answers only "is this token allowed": probe one single-character token per
+     * first character (and the end-of-generation tokens) to learn which first characters can follow,
+     * then offer a random sample of the pool's tokens that start with those. When no single-character
+     * token exists for some character, or nothing in the sample fits, fall back to the whole vocabulary
+     * so that a dead end is a real one. */
+    int chosen = -1;
+    size_t n = 0;
+    for (int c = 0; c < 128; c++)
+      if (vi->single[c] >= 0) buf[n++] = (llama_token_data){vi->single[c], 0, 0};
+    for (int i = 0; i < vi->neog; i++) buf[n++] = (llama_token_data){vi->eog[i], 0, 0};
+    llama_token_data_array arr = {buf, n, -1, false};
+    llama_sampler_apply(smpl, &arr);
+    int first_ok[128] = {0}, nfirst = 0, eog_ok = -1;
+    for (size_t i = 0; i < arr.size; i++) {
+      if (!isfinite(arr.data[i].logit)) continue;
+      if (llama_vocab_is_eog(vi->vocab, arr.data[i].id)) eog_ok = arr.data[i].id;
+      else { first_ok[(int)vi->piece[arr.data[i].id][0]] = 1; nfirst++; }
+    }
+    if (eog_ok >= 0 && nfirst == 0) return 0; /* only the end is left */
+    if (nfirst) {
+      n = 0;
+      long total = 0;
+      for (int c = 0; c < 128; c++)
+        if (first_ok[c]) total += vi->nbucket[c];
+      for (int k = 0; k < 256 && total; k++) {
+        long r = (long)(rnd() % (uint32_t)total);
+        for (int c = 0; c < 128; c++) {
+          if (!first_ok[c]) continue;
+          if (r < vi->nbucket[c]) { buf[n++] = (llama_token_data){vi->bucket[c][r], 0, 0}; break; }
+          r -= vi->nbucket[c];
+        }
+      }
+      /* random logits, longer pieces favoured so a walk takes fewer steps */
+      for (size_t i = 0; i < n; i++) buf[i].logit = (float)(rnd() % 1000) / 100.0f + 0.5f * (float)strlen(vi->piece[buf[i].id]);
+      arr = (llama_token_data_array){buf, n, -1, false};
+      llama_sampler_apply(smpl, &arr);
+      float best = -INFINITY;
+      for (size_t i = 0; i < arr.size; i++)
+        if (isfinite(arr.data[i].logit) && arr.data[i].logit > best) { best = arr.data[i].logit; chosen = arr.data[i].id; }
+      if (chosen < 0) {
+        /* none of the sample: one of the allowed single characters (always allowed, probed above) */
+        int pick = (int)(rnd() % (uint32_t)nfirst);
+        for (int c = 0; c < 128 && chosen < 0; c++)
+          if (first_ok[c] && pick-- == 0) chosen = vi->single[c];
+        fallbacks[1]++;
+      }
+    } else {
+      /* no single-character token fits: the whole vocabulary */
+      fallbacks[2]++;
+      n = 0;
+      for (int i = 0; i < vi->n_vocab; i++) buf[n++] = (llama_token_data){i, (float)(rnd() % 1000), 0};
+      arr = (llama_token_data_array){buf, n, -1, false};
+      llama_sampler_apply(smpl, &arr);
+      float best = -INFINITY;
+      for (size_t i = 0; i < arr.size; i++)
+        if (isfinite(arr.data[i].logit) && arr.data[i].logit > best) { best = arr.data[i].logit; chosen = arr.data[i].id; }
+      if (chosen >= 0 && llama_vocab_is_eog(vi->vocab, chosen)) return 0;
+    }
+    if (chosen < 0) return 1;
+    fallbacks[0]++;
+    if (llama_vocab_is_eog(vi->vocab, chosen)) return 0;
+    size_t pl = strlen(vi->piece[chosen]);
+    if (!pl) {
+      char b[64];
+      int n = llama_token_to_piece(vi->vocab, chosen, b, sizeof b - 1, 0, false);
+      b[n > 0 ? n : 0] = 0;
+      pl = strlen(b);
+      if (len + pl + 1 < cap) memcpy(out + len, b, pl + 1);
+    } else if (len + pl + 1 < cap) {
+      memcpy(out + len, vi->piece[chosen], pl + 1);
+    }
+    len += pl;
+    if (len + 1 >= cap) return 2;
+    llama_sampler_accept(smpl, chosen);
+  }
+  return 2;
+}
+
+int main(void) {
+  const char *dir = getenv("GASP_LLAMA_DIR");
+  if (!dir) dir = GASP_LLAMA_DIR_DEFAULT;
+  const char *vocabs[] = {"ggml-vocab-llama-spm.gguf", "ggml-vocab-qwen2.gguf"};
+  int walks = getenv("GASP_GRAMMAR_WALKS") ? atoi(getenv("GASP_GRAMMAR_WALKS")) : 50;
+  const char *only = getenv("GASP_GRAMMAR_TASK");
+  llama_backend_init();
+  llama_log_set(quiet_log, NULL);
+  gasp_taskset ts = {0};
+  gasp_diags d;
+  gasp_diags_init(&d);
+  CHECK(gasp_taskset_load(gasp_tasks_dir(), &ts, &d) == 0, "tasks load");
+  const gasp_target *t = gasp_target_find("ptx-sm90");
+  CHECK(t && t->grammar, "ptx-sm90 has a grammar");
+  if (!t || !t->grammar) return DONE();
+  long total = 0, parsed = 0, extracted = 0, dead = 0, unended = 0, steps_sum = 0, chars_sum = 0;
+  char *text = malloc(1 << 20);
+  for (size_t v = 0; v < 2; v++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/src/models/%s", dir, vocabs[v]);
+    struct llama_model *model;
+    vocab_info vi;
+    if (load_vocab(path, &model, &vi)) {
+      fprintf(stderr, "skip: cannot load the vocabulary %s\n", path);
+      return 77;
+    }
+    llama_token_data *buf = malloc(sizeof *buf * (size_t)(vi.n_vocab + vi.neog + 64));
+    long v_total = 0, v_ok = 0;
+    for (size_t k = 0; k < ts.count; k++) {
+      const gasp_task *task = &ts.items[k];
+      if (!gasp_task_fits(task, "PTX") || (only && strcmp(only, task->id))) continue;
+      gasp_diags_clear(&d);
+      char *g = t->grammar(t, task, &d);
+      CHECK(g != NULL, "task %s has a grammar", task->id);
+      if (!g) continue;
+      struct llama_sampler *smpl = llama_sampler_init_grammar(vi.vocab, g, "root");
+      if (!smpl) {
+        fprintf(stderr, "FAIL: the grammar of task %s does not compile in llama.cpp (%s)\n", task->id, vocabs[v]);
+        CHECK(smpl != NULL, "grammar of %s compiles", task->id);
+        free(g);
+        continue;
+      }
+      int task_ok = 0;
+      for (int w = 0; w < walks; w++) {
+        int steps;
+        int r = walk(&vi, smpl, buf, text, 1 << 20, &steps);
+        total++;
+        v_total++;
+        steps_sum += steps;
+        chars_sum += (long)strlen(text);
+        if (r == 1) {
+          dead++;
+          fprintf(stderr, "FAIL: %s/%s walk %d: the grammar allows no token after:\n%s\n", vocabs[v], task->id, w, text);
+          continue;
+        }
+        if (r == 2) {
+          unended++;
+          fprintf(stderr, "FAIL: %s/%s walk %d: no end within %d tokens\n", vocabs[v], task->id, w, MAX_STEPS);
+          continue;
+        }
+        gasp_extracted ex;
+        gasp_diags pd;
+        gasp_diags_init(&pd);
+        if (gasp_extract(text, strlen(text), t, &ex, &pd) == 0) {
+          extracted++;
+          int errors = t->parse(t, task, ex.code, ex.first_line, &pd);
+          if (errors == 0) {
+            parsed++;
+            task_ok++;
+            v_ok++;
+          } else {
+            fprintf(stderr, "FAIL: %s/%s walk %d does not parse: %d:%d: %s\n---\n%s\n---\n", vocabs[v], task->id, w,
+                    pd.items[0].line, pd.items[0].col, pd.items[0].msg, text);
+          }
+          gasp_extracted_free(&ex);
+        } else {
+          fprintf(stderr, "FAIL: %s/%s walk %d does not extract: %s\n---\n%s\n---\n", vocabs[v], task->id, w,
+                  pd.count ? pd.items[0].msg : "?", text);
+        }
+        gasp_diags_free(&pd);
+        if (w == 0 && getenv("GASP_GRAMMAR_SHOW")) fprintf(stderr, "%s\n", text);
+        if (getenv("GASP_GRAMMAR_DUMP")) { /* keep the answers, e.g. to run them through ptxas */
+          char out[1200];
+          snprintf(out, sizeof out, "%s/%s.%zu.%d.md", getenv("GASP_GRAMMAR_DUMP"), task->id, v, w);
+          FILE *f = fopen(out, "w");
+          if (f) { fputs(text, f); fclose(f); }
+        }
+      }
+      CHECK(task_ok == walks, "%s/%s: %d of %d walks parse", vocabs[v], task->id, task_ok, walks);
+      llama_sampler_free(smpl);
+      free(g);
+    }
+    printf("%s: %ld of %ld random walks extract and parse (%.1f%%)\n", vocabs[v], v_ok, v_total,
+           v_total ? 100.0 * (double)v_ok / (double)v_total : 0.0);
+    free(buf);
+    free(vi.cand);
+    free(vi.eog);
+    free(vi.piece);
+    for (int c = 0; c < 128; c++) free(vi.bucket[c]);
+    llama_model_free(model);
+  }
+  printf("all: %ld walks, %ld extracted, %ld parsed (%.2f%%), %ld dead ends, %ld unended; mean %.0f tokens, %.0f "
+         "characters per answer\n",
+         total, extracted, parsed, total ? 100.0 * (double)parsed / (double)total : 0.0, dead, unended,
+         total ? (double)steps_sum / (double)total : 0.0, total ? (double)chars_sum / (double)total : 0.0);
+  printf("%ld steps; no token of the sample fitted %ld times, no single character %ld times\n", fallbacks[0],
+         fallbacks[1], fallbacks[2]);
+  CHECK(total > 0 && parsed == total, "every walk parses");
+  free(text);
+  gasp_taskset_free(&ts);
+  gasp_diags_free(&d);
+  llama_backend_free();
+  return DONE();
+}
