@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "../core/util.h"
 #include "backend.h"
 #include "llama.h"
@@ -37,7 +40,14 @@ typedef struct {
   char *grammar_text;          /* the grammar of cache_task (one task's grammar is reused by all its samples) */
   char cache_task[64];
   const void *cache_target;
+  struct fj_pool *pool;        /* sampling threads */
+  unsigned char *first_byte;   /* first byte of each token's piece (as the grammar sees it), per token */
+  unsigned char *empty_piece;  /* 1 where the piece is empty (the grammar rejects those) */
+  llama_token probe[256];      /* a token whose piece is exactly that one byte, or -1 */
 } llama_state;
+
+struct fj_pool;
+static void fj_close(struct fj_pool *p);
 
 /* llama.cpp logs through a global callback: keep the last lines for our error messages */
 static char log_tail[LOG_KEEP];
@@ -90,6 +100,9 @@ static void llama_close(gasp_backend *b) {
   llama_state *s = b->state;
   if (!s) return;
   cache_clear(s);
+  fj_close(s->pool);
+  free(s->first_byte);
+  free(s->empty_piece);
   free(s->grammar_text);
   if (s->ctx) llama_free(s->ctx);
   if (s->model) llama_model_free(s->model);
@@ -166,7 +179,12 @@ typedef struct {
   gasp_tok_logprob *lp;
   int nlp, caplp;
   int tokens, done, truncated, batch_idx;
-  llama_token last;
+  llama_token tok;
+  int need_full;
+  const float *logits;
+  llama_token_data *cand;  /* this sequence's candidates, one per vocabulary entry */
+  llama_token_data *sub;   /* the candidates the first-byte prefilter leaves for the grammar */
+  int nsub;
 } seq_state;
 
 static struct llama_sampler *make_chain(const gasp_gen_params *p, uint32_t seed) {
@@ -185,36 +203,183 @@ static struct llama_sampler *make_chain(const gasp_gen_params *p, uint32_t seed)
   return c;
 }
 
-/* Samples the next token of one sequence: the chain alone first; if a grammar rejects that token, the
- * grammar masks the full candidate list and the chain samples again. */
-static llama_token sample_one(llama_state *s, seq_state *q, llama_token_data *cand, int nv) {
-  const float *logits = llama_get_logits_ith(s->ctx, q->batch_idx);
-  for (int i = 0; i < nv; i++) cand[i] = (llama_token_data){i, logits[i], 0.0f};
-  llama_token_data_array arr = {cand, (size_t)nv, -1, false};
-  llama_sampler_apply(q->chain, &arr);
-  llama_token t = arr.data[arr.selected].id;
-  if (q->grammar) {
-    llama_token_data one = {t, 1.0f, 0.0f};
-    llama_token_data_array single = {&one, 1, -1, false};
-    llama_sampler_apply(q->grammar, &single);
-    if (isinf(single.data[0].logit) && single.data[0].logit < 0) {
-      for (int i = 0; i < nv; i++) cand[i] = (llama_token_data){i, logits[i], 0.0f};
-      arr = (llama_token_data_array){cand, (size_t)nv, -1, false};
-      llama_sampler_apply(q->grammar, &arr);
-      llama_sampler_apply(q->chain, &arr);
-      t = arr.data[arr.selected].id;
+/* A fork-join pool for sampling. Between two decode steps the GPU (or llama.cpp's own threads) sits idle
+ * while every sequence is sampled; with a grammar whose mask must be computed over the whole vocabulary
+ * (most tokens of a random model are rejected), that masking dominates: one full mask over 32k tokens took
+ * ~30 ms for our PTX grammar here. The grammar's apply only reads its state (llama_grammar_apply_impl is
+ * const), so disjoint slices of one candidate array are masked in parallel, and sequences in parallel. */
+typedef struct fj_pool {
+  pthread_t *th;
+  int n;
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  unsigned gen;
+  int stop, busy, items;
+  atomic_int next;
+  void (*fn)(void *ctx, int item);
+  void *ctx;
+} fj_pool;
+
+static void fj_drain(fj_pool *p) {
+  for (int i; (i = atomic_fetch_add(&p->next, 1)) < p->items;) p->fn(p->ctx, i);
+}
+
+static void *fj_main(void *arg) {
+  fj_pool *p = arg;
+  unsigned seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&p->mu);
+    while (p->gen == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
+    if (p->stop) {
+      pthread_mutex_unlock(&p->mu);
+      return NULL;
     }
-    llama_sampler_accept(q->grammar, t);
+    seen = p->gen;
+    pthread_mutex_unlock(&p->mu);
+    fj_drain(p);
+    pthread_mutex_lock(&p->mu);
+    if (--p->busy == 0) pthread_cond_signal(&p->done);
+    pthread_mutex_unlock(&p->mu);
   }
-  llama_sampler_accept(q->chain, t);
-  if (s->logprobs) {
+}
+
+static fj_pool *fj_open(int threads) {
+  fj_pool *p = calloc(1, sizeof *p);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->go, NULL);
+  pthread_cond_init(&p->done, NULL);
+  p->th = calloc((size_t)(threads > 1 ? threads - 1 : 1), sizeof *p->th);
+  for (int i = 0; i < threads - 1; i++)
+    if (pthread_create(&p->th[p->n], NULL, fj_main, p) == 0) p->n++;
+  return p;
+}
+
+/* Runs fn(ctx, 0..items-1) on the pool's threads and the caller's; returns when all are done. */
+static void fj_run(fj_pool *p, int items, void (*fn)(void *, int), void *ctx) {
+  if (items <= 0) return;
+  if (!p || !p->n || items == 1) {
+    for (int i = 0; i < items; i++) fn(ctx, i);
+    return;
+  }
+  pthread_mutex_lock(&p->mu);
+  p->fn = fn, p->ctx = ctx, p->items = items;
+  atomic_store(&p->next, 0);
+  p->busy = p->n;
+  p->gen++;
+  pthread_cond_broadcast(&p->go);
+  pthread_mutex_unlock(&p->mu);
+  fj_drain(p);
+  pthread_mutex_lock(&p->mu);
+  while (p->busy) pthread_cond_wait(&p->done, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void fj_close(fj_pool *p) {
+  if (!p) return;
+  pthread_mutex_lock(&p->mu);
+  p->stop = 1;
+  pthread_cond_broadcast(&p->go);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->n; i++) pthread_join(p->th[i], NULL);
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->go);
+  pthread_cond_destroy(&p->done);
+  free(p->th);
+  free(p);
+}
+
+/* One decode step's sampling over every running sequence, in phases:
+ *  A (per sequence)      the chain alone samples a token; a grammar checks just that token;
+ *  B (per sequence x slice) where the grammar rejected it, the grammar masks the whole vocabulary, in slices;
+ *  C (per sequence)      the chain samples again from the masked candidates;
+ *  D (per sequence)      samplers accept the token; log-probabilities.
+ * This is what llama.cpp's common sampler does for one sequence (grammar second), spread over the cores. */
+typedef struct {
+  llama_state *s;
+  seq_state **run;   /* the sequences sampled this step */
+  int nrun, nv, slices;
+} step_ctx;
+
+static void phase_a(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  for (int v = 0; v < k->nv; v++) q->cand[v] = (llama_token_data){v, q->logits[v], 0.0f};
+  llama_token_data_array arr = {q->cand, (size_t)k->nv, -1, false};
+  llama_sampler_apply(q->chain, &arr);
+  q->tok = arr.data[arr.selected].id;
+  q->need_full = 0;
+  if (!q->grammar) return;
+  llama_token_data one = {q->tok, 1.0f, 0.0f};
+  llama_token_data_array single = {&one, 1, -1, false};
+  llama_sampler_apply(q->grammar, &single);
+  q->need_full = isinf(one.logit) && one.logit < 0;
+  if (!q->need_full) return;
+  /* First-byte prefilter, exact: a token the grammar accepts has an accepted first byte, so one probe per
+   * byte value (a token whose piece is that byte alone) rules out most of the vocabulary before the
+   * grammar's per-token walk. Continuation bytes (0x80-0xBF) as a first byte, and bytes with no probe
+   * token, are left to the grammar. */
+  llama_state *s = k->s;
+  llama_token_data probes[256];
+  int np = 0;
+  for (int b = 0; b < 256; b++)
+    if (s->probe[b] >= 0) probes[np++] = (llama_token_data){s->probe[b], 1.0f, 0.0f};
+  llama_token_data_array pa = {probes, (size_t)np, -1, false};
+  llama_sampler_apply(q->grammar, &pa);
+  unsigned char ok[256];
+  for (int b = 0; b < 256; b++) ok[b] = s->probe[b] < 0 || (b >= 0x80 && b < 0xC0);
+  for (int i = 0; i < np; i++) {
+    int b = s->first_byte[probes[i].id];
+    if (!isinf(probes[i].logit)) ok[b] = 1;
+  }
+  q->nsub = 0;
+  for (int v = 0; v < k->nv; v++) {
+    if (s->empty_piece[v] || !ok[s->first_byte[v]]) continue;
+    q->sub[q->nsub++] = (llama_token_data){v, q->logits[v], 0.0f};
+  }
+}
+
+static void phase_b(void *c, int item) {
+  step_ctx *k = c;
+  /* items enumerate (sequence needing a full mask, slice); sequences that do not need one have nothing to do */
+  seq_state *q = k->run[item / k->slices];
+  if (!q->need_full) return;
+  int sl = item % k->slices, per = (q->nsub + k->slices - 1) / k->slices, lo = sl * per,
+      hi = lo + per < q->nsub ? lo + per : q->nsub;
+  if (lo >= hi) return;
+  llama_token_data_array part = {q->sub + lo, (size_t)(hi - lo), -1, false};
+  llama_sampler_apply(q->grammar, &part);
+}
+
+static void phase_c(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  if (!q->need_full) return;
+  /* the chain over the prefilter's survivors only: every other token has probability 0, and the survivors
+   * keep the vocabulary's order, so the draw is the one the full array would give */
+  int any = 0;
+  for (int v = 0; v < q->nsub && !any; v++) any = !isinf(q->sub[v].logit);
+  if (!any) { /* the grammar allows nothing (it cannot end here either): stop this sequence */
+    q->tok = -1;
+    return;
+  }
+  llama_token_data_array arr = {q->sub, (size_t)q->nsub, -1, false};
+  llama_sampler_apply(q->chain, &arr);
+  q->tok = arr.data[arr.selected].id;
+}
+
+static void phase_d(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  if (q->tok < 0) return;
+  if (q->grammar) llama_sampler_accept(q->grammar, q->tok);
+  llama_sampler_accept(q->chain, q->tok);
+  if (k->s->logprobs) {
     if (q->nlp == q->caplp) {
       q->caplp = q->caplp ? 2 * q->caplp : 256;
       q->lp = realloc(q->lp, (size_t)q->caplp * sizeof *q->lp);
     }
-    token_logprob(s, logits, nv, t, &q->lp[q->nlp++]);
+    token_logprob(k->s, q->logits, k->nv, q->tok, &q->lp[q->nlp++]);
   }
-  return t;
 }
 
 static int ends_with_stop(const gasp_str *t, const gasp_gen_params *p) {
@@ -267,7 +432,9 @@ static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *t
     free(toks);
     return -1;
   }
-  unsigned need = (unsigned)np + (unsigned)n * (unsigned)p->max_tokens + 16;
+  /* sized for the run (prompt room + every parallel sequence at max tokens), not for this batch: a context
+   * that grew with the batches made a sample's answer depend on what ran before it */
+  unsigned need = (unsigned)s->prompt_ctx + (unsigned)(s->parallel > n ? s->parallel : n) * (unsigned)p->max_tokens + 16;
   if (ensure_ctx(s, need, n, d)) {
     free(toks);
     return -1;
@@ -316,15 +483,31 @@ static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *t
       }
     }
   }
-  llama_token_data *cand = malloc((size_t)nv * sizeof *cand);
+  for (int q = 0; q < n; q++) {
+    qs[q].cand = malloc((size_t)nv * sizeof *qs[q].cand);
+    if (qs[q].grammar) qs[q].sub = malloc((size_t)nv * sizeof *qs[q].sub);
+  }
+  seq_state **run = calloc((size_t)n, sizeof *run);
+  step_ctx sc = {s, run, 0, nv, s->threads > 1 ? s->threads : 1};
   int active = rc ? 0 : n;
   for (int step = 0; active > 0; step++) {
+    sc.nrun = 0;
+    for (int q = 0; q < n; q++)
+      if (!qs[q].done) {
+        qs[q].logits = llama_get_logits_ith(s->ctx, qs[q].batch_idx);
+        run[sc.nrun++] = &qs[q];
+      }
+    fj_run(s->pool, sc.nrun, phase_a, &sc);
+    fj_run(s->pool, sc.nrun * sc.slices, phase_b, &sc);
+    fj_run(s->pool, sc.nrun, phase_c, &sc);
+    fj_run(s->pool, sc.nrun, phase_d, &sc);
     batch.n_tokens = 0;
     for (int q = 0; q < n; q++) {
       seq_state *x = &qs[q];
       if (x->done) continue;
-      llama_token tok = sample_one(s, x, cand, nv);
-      if (llama_vocab_is_eog(s->vocab, tok)) {
+      llama_token tok = x->tok;
+      if (tok < 0 || llama_vocab_is_eog(s->vocab, tok)) {
+        x->truncated = tok < 0;
         x->done = 1;
         active--;
         continue;
@@ -360,7 +543,8 @@ static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *t
       break;
     }
   }
-  free(cand);
+  for (int q = 0; q < n; q++) free(qs[q].cand), free(qs[q].sub);
+  free(run);
   llama_batch_free(batch);
   double secs = gasp_now_s() - t0;
   for (int q = 0; q < n; q++) {
@@ -481,6 +665,19 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
+  s->pool = fj_open(s->threads);
+  int nv = llama_vocab_n_tokens(s->vocab);
+  s->first_byte = calloc((size_t)nv, 1);
+  s->empty_piece = calloc((size_t)nv, 1);
+  for (int b = 0; b < 256; b++) s->probe[b] = -1;
+  for (int v = 0; v < nv; v++) {
+    char piece[256];
+    int k = llama_token_to_piece(s->vocab, v, piece, sizeof piece, 0, true); /* as the grammar renders it */
+    if (k <= 0 || piece[0] == 0) s->empty_piece[v] = 1;
+    else s->first_byte[v] = (unsigned char)piece[0];
+    if (k == 1 && piece[0] && s->probe[(unsigned char)piece[0]] < 0 && !llama_vocab_is_eog(s->vocab, v))
+      s->probe[(unsigned char)piece[0]] = v;
+  }
   gasp_backend *b = calloc(1, sizeof *b);
   b->name = "llama";
   const char *base = strrchr(path, '/');
