@@ -229,7 +229,8 @@ static int match_mods(const gasp_ptx_group *gr, int ng, int g, const opcode *o, 
 static const char *kind_name(char k) {
   switch (k) {
   case 'r': return "a register";
-  case 'p': return "a predicate register (optionally %p|%q)";
+  case 'p': return "a predicate register";
+  case 'c': return "a predicate register (or two: %p|%q)";
   case 'd': return "a register (optionally %r|%p)";
   case 'q': return "a predicate (%p or !%p)";
   case 'a': return "a register or an immediate";
@@ -252,7 +253,10 @@ static int operand(parser *ps, char k, int *bad_number) {
   case 'r':
     if (is_reg(t)) { ps->i++; return 0; }
     break;
-  case 'p': case 'd':
+  case 'p':
+    if (is_reg(t)) { ps->i++; return 0; }
+    break;
+  case 'c': case 'd':
     if (!is_reg(t)) break;
     ps->i++;
     if (is_p(cur(ps), '|')) {
