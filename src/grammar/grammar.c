@@ -134,6 +134,10 @@ static void operand_rule(gasp_str *g, char k, char cls, const variant *v) {
     else gasp_str_puts(g, reg);
     break;
   case 's': case 'x': {
+    if (cls == 'Y') { /* cvta.shared: a register or a shared variable, nothing else */
+      gasp_str_puts(g, v->has_sym ? "(rrd | sym)" : "rrd");
+      break;
+    }
     const type_class *tc = cls == 'T' ? v->t : cls == 'S' ? v->s : NULL;
     gasp_str_printf(g, "(%s", reg);
     if (imm) gasp_str_printf(g, " | %s", imm);
@@ -233,7 +237,10 @@ static int row_rules(gasp_str *g, int r, int has_sym, int has_params) {
 static int row_in_snippet(const gasp_ptx_insn *row) {
   /* a snippet runs inside the scaffold's kernel, which stores the outputs after it: leaving early would
    * skip that store (the prompt says so); the parser accepts these, the grammar just does not offer them */
-  return strcmp(row->op, "ret") && strcmp(row->op, "exit") && strcmp(row->op, "trap") && strcmp(row->op, "brkpt");
+  /* nor branches: a snippet is straight-line code (selp, min, max), and a label it defined could clash
+   * with the scaffold's */
+  return strcmp(row->op, "ret") && strcmp(row->op, "exit") && strcmp(row->op, "trap") && strcmp(row->op, "brkpt") &&
+         strcmp(row->op, "bra");
 }
 
 /* One rule per row; `insn` chooses among them. */
@@ -305,8 +312,8 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
     for (int i = 0; i < task->nparams; i++) gasp_str_printf(g, "%s\"%s\"", i ? " | " : "", task->params[i].name);
     gasp_str_puts(g, ") \"]\"\n");
   }
-  gasp_str_puts(g, "label ::= \"L\" [0-9] [0-9]?\n"
-                   /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
+  if (!snippet) gasp_str_printf(g, "label ::= \"L\" [1-%d]\n", GASP_GRAMMAR_KERNEL_LABELS);
+  gasp_str_puts(g, /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
                    "iimm ::= \"-\"? uint | \"0x\" [0-9a-f]{1,8}\n"
                    /* a decimal float is an f64 constant: .bN instructions take only bit patterns */
                    "fimm ::= fbits | \"-\"? uint \".\" [0-9]{1,6}\n"
@@ -360,7 +367,7 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
     gasp_str_printf(&g, "%d}\ndecls ::= \"", GASP_GRAMMAR_SNIPPET_LINES);
     for (size_t c = 0; c < NCLASSES; c++)
       gasp_str_printf(&g, ".reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix, reg_classes[c].snippet_count);
-    gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\" | label \":\\n\"\n");
+    gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\"\n");
   } else {
     const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
     /* shared variables: a static array for the shared-memory level (L5), the dynamic one when the launch
@@ -380,7 +387,15 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
     for (size_t c = 0; c < NCLASSES; c++)
       gasp_str_printf(&g, "    .reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix,
                       reg_classes[c].kernel_count);
-    gasp_str_printf(&g, "\" line{1,%d} \"    ret;\\n}\\n\"\n", GASP_GRAMMAR_KERNEL_LINES);
+    gasp_str_puts(&g, "\" body \"    ret;\\n}\\n\"\n");
+    /* labels L1, L2, ... defined in this order, each once (ptxas refuses a label defined twice); a label
+     * line opens a block of instruction lines */
+    gasp_str_printf(&g, "body ::= line{1,%d} lab1?\n", GASP_GRAMMAR_KERNEL_FIRST_LINES);
+    for (int k = 1; k <= GASP_GRAMMAR_KERNEL_LABELS; k++) {
+      gasp_str_printf(&g, "lab%d ::= \"L%d:\\n\" line{0,%d}", k, k, GASP_GRAMMAR_KERNEL_BLOCK_LINES);
+      if (k < GASP_GRAMMAR_KERNEL_LABELS) gasp_str_printf(&g, " lab%d?", k + 1);
+      gasp_str_puts(&g, "\n");
+    }
     /* at module scope; static shared memory at most 48 KB without opt-in (CUDA programming guide): the
      * grammar allows up to 16 KB */
     if (nnames) {
@@ -388,7 +403,7 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
       if (stat) gasp_str_puts(&g, " \".shared .align 16 .b8 smem[\" ([1-9] [0-9]{0,3} | \"1\" [0-5] [0-9]{3}) \"];\\n\"");
       if (dyn) gasp_str_puts(&g, " \".extern .shared .align 16 .b8 dsmem[];\\n\"");
     }
-    gasp_str_puts(&g, "\nline ::= \"    \" guard? insn \";\\n\" | label \":\\n\"\n");
+    gasp_str_puts(&g, "\nline ::= \"    \" guard? insn \";\\n\"\n");
   }
   gasp_str_puts(&g, "guard ::= \"@\" \"!\"? preg \" \"\n");
   insn_rules(&g, snippet, nnames > 0, !snippet && task->nparams > 0);

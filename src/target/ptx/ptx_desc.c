@@ -139,7 +139,8 @@ const gasp_ptx_insn gasp_ptx_insns[] = {
     /* loads and stores: the grammar's rows tie the address to the state space (64-bit registers for
      * global and generic, also 32-bit ones and variables for shared, the parameter's name for .param);
      * the rows without classes accept every combination the manual's syntax allows */
-    {"ld", "?.weak|.volatile ?.global|.local|.const ?.ca|.cg|.cs|.lu|.cv " VEC MEMT, "vm", "TA"},
+    {"ld", "?.weak ?.global|.local|.const ?.ca|.cg|.cs|.lu|.cv " VEC MEMT, "vm", "TA"},
+    {"ld", ".volatile ?.global " VEC MEMT, "vm", "TA"}, /* volatile: no cache operator, no local/const */
     {"ld", "?.weak|.volatile .shared|.shared::cta " VEC MEMT, "vm", "TZ"},
     {"ld", ".param " MEMT, "vm", "TQ"},
     {"ld", "?.weak .global ?.ca|.cg|.cs|.lu|.cv .nc " VEC MEMT, "vm", "TA"},
@@ -147,7 +148,8 @@ const gasp_ptx_insn gasp_ptx_insns[] = {
     {"ld", "?.weak|.volatile ?" SPACE " ?.ca|.cg|.cs|.lu|.cv ?.nc " VEC MEMT, "vm", NULL},
     {"ld", ".relaxed|.acquire|.mmio " SCOPE " ?" SPACE " " VEC MEMT, "vm", NULL},
     {"ldu", "?.global " VEC MEMT, "vm", "TA"},
-    {"st", "?.weak|.volatile ?.global|.local ?.wb|.cg|.cs|.wt " VEC MEMT, "mw", "AT"},
+    {"st", "?.weak ?.global|.local ?.wb|.cg|.cs|.wt " VEC MEMT, "mw", "AT"},
+    {"st", ".volatile ?.global " VEC MEMT, "mw", "AT"},
     {"st", "?.weak|.volatile .shared|.shared::cta " VEC MEMT, "mw", "ZT"},
     {"st", ".relaxed|.release " SCOPE " ?.global " VEC MEMT, "mw", "AT"},
     {"st", "?.weak|.volatile ?" SPACE " ?.wb|.cg|.cs|.wt " VEC MEMT, "mw", NULL},
@@ -155,13 +157,15 @@ const gasp_ptx_insn gasp_ptx_insns[] = {
     /* cvta: the 64-bit ABI only (ptxas 13.0 refuses 32-bit addressing on sm_90); a variable's address
      * converts from its own space */
     {"cvta", "?.to .global|.local|.const|.param .u64", "rr", "TT"},
-    {"cvta", ".shared .u64", "rs", "TT"},
+    {"cvta", ".shared .u64", "rs", "TY"},
     {"cvta", "?.to .global|.shared|.shared::cta|.shared::cluster|.local|.const|.param .u32|.u64", "rs", NULL},
     /* cvt (9.7.9.21): float to integer needs an integer rounding, integer to float and narrowing float a
      * float rounding; widening and integer to integer take none */
-    {"cvt", "?.sat " INT8 " " INT8, "ra", "TS"},
-    {"cvt", IRND " ?.ftz ?.sat " INT8 " " FLT, "ra", "TS"},
-    {"cvt", RND " ?.sat " FLT " " INT8, "ra", "TS"},
+    {"cvt", INT8 " " INT8, "ra", "TS"},
+    {"cvt", "?.sat " INT8 " " INT8, "ra", NULL}, /* .sat only where the range narrows: ptxas decides */
+    {"cvt", IRND " ?.ftz ?.sat " INT8 " .f32", "ra", "TS"},
+    {"cvt", IRND " ?.sat " INT8 " .f64", "ra", "TS"},
+    {"cvt", RND " " FLT " " INT8, "ra", "TS"},
     {"cvt", RND " ?.ftz ?.sat .f32 .f64", "ra", "TS"},
     {"cvt", "?.ftz ?.sat .f64 .f32", "ra", "TS"},
     {"cvt", "?" IRND " ?.ftz ?.sat .f32 .f32", "ra", "TS"},

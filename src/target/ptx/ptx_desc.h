@@ -43,6 +43,7 @@
  *   A  an address in a 64-bit register ([%rd1], [%rd1+8]): global, local, const or generic
  *   Z  a shared-memory address: a 64- or 32-bit register or a shared variable
  *   Q  a kernel parameter's name ([x]: ld.param)
+ *   Y  a 64-bit register or a shared variable (cvta.shared)
  *   -  no class (labels)
  * A row whose classes are NULL is accepted by the parser but not offered by the grammar. */
 typedef struct {
