@@ -288,8 +288,10 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
     const char *s = gasp_ptx_special_regs[i];
     int is64 = 0;
     for (int k = 0; sreg64[k]; k++) is64 |= !strcmp(sreg64[k], s);
-    /* %envreg needs an index 0..31; %is_explicit_cluster is a predicate: not offered */
-    if (is64 || !strcmp(s, "%envreg") || !strcmp(s, "%is_explicit_cluster")) continue;
+    /* %envreg needs an index 0..31; %is_explicit_cluster is a predicate; %aggr_smem_size needs PTX 8.1
+     * (ptxas 13.0) and our modules declare 8.0: not offered */
+    if (is64 || !strcmp(s, "%envreg") || !strcmp(s, "%is_explicit_cluster") || !strcmp(s, "%aggr_smem_size"))
+      continue;
     gasp_str_printf(g, "%s\"%s\"", first ? "" : " | ", s);
     if (*gasp_ptx_sreg_components(s)) gasp_str_puts(g, " (\".x\" | \".y\" | \".z\")");
     first = 0;

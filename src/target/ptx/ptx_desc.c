@@ -143,7 +143,7 @@ const gasp_ptx_insn gasp_ptx_insns[] = {
     {"ld", ".volatile ?.global " VEC MEMT, "vm", "TA"}, /* volatile: no cache operator, no local/const */
     {"ld", "?.weak|.volatile .shared|.shared::cta " VEC MEMT, "vm", "TZ"},
     {"ld", ".param " MEMT, "vm", "TQ"},
-    {"ld", "?.weak .global ?.ca|.cg|.cs|.lu|.cv .nc " VEC MEMT, "vm", "TA"},
+    {"ld", ".global ?.ca|.cg|.cs .nc " VEC MEMT, "vm", "TA"}, /* .nc: no .weak, .lu, .cv (ptxas 13.0) */
     {"ld", ".relaxed|.acquire " SCOPE " ?.global " VEC MEMT, "vm", "TA"},
     {"ld", "?.weak|.volatile ?" SPACE " ?.ca|.cg|.cs|.lu|.cv ?.nc " VEC MEMT, "vm", NULL},
     {"ld", ".relaxed|.acquire|.mmio " SCOPE " ?" SPACE " " VEC MEMT, "vm", NULL},
