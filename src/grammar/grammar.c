@@ -44,20 +44,19 @@ static void index_rule(gasp_str *g, const char *name, int n) {
  * does not offer them, the parser still accepts them. */
 typedef struct {
   const char *type, *reg, *imm, *sreg, *wide;
+  int bits;
 } type_class;
 
 static const type_class type_classes[] = {
-    {"pred", "preg", NULL, NULL, NULL},
-    {"b32", "r32", "iimm | fimm", "sreg32", NULL},
-    {"u32", "rr", "iimm", "sreg32", "rrd"},
-    {"s32", "rr", "iimm", "sreg32", "rrd"},
-    {"f32", "rf", "fimm", NULL, NULL},
-    {"f16x2", "rr", NULL, NULL, NULL},
-    {"bf16x2", "rr", NULL, NULL, NULL},
-    {"b64", "r64", "iimm | dimm", "sreg64", NULL},
-    {"u64", "rrd", "iimm", "sreg64", NULL},
-    {"s64", "rrd", "iimm", "sreg64", NULL},
-    {"f64", "rfd", "dimm", NULL, NULL},
+    {"pred", "preg", NULL, NULL, NULL, 1},
+    {"b32", "r32", "iimm | fbits", "sreg32", NULL, 32},
+    {"u32", "rr", "iimm", "sreg32", "rrd", 32},
+    {"s32", "rr", "iimm", "sreg32", "rrd", 32},
+    {"f32", "rf", "fimm", NULL, NULL, 32},
+    {"b64", "r64", "iimm | dbits", "sreg64", NULL, 64},
+    {"u64", "rrd", "iimm", "sreg64", NULL, 64},
+    {"s64", "rrd", "iimm", "sreg64", NULL, 64},
+    {"f64", "rfd", "dimm", NULL, NULL, 64},
 };
 
 static const type_class *class_of(const char *type) {
@@ -100,7 +99,7 @@ static const char *class_reg(char cls, const variant *v) {
   case 'T': return v->t ? v->t->reg : ANYREG;
   case 'S': return v->s ? v->s->reg : ANYREG;
   case 'W': return v->t && v->t->wide ? v->t->wide : ANYREG;
-  case 'u': return "rr";
+  case 'u': case 'k': case 'b': case 'n': return "rr";
   case 'D': return "rrd";
   case 'P': return "preg";
   default: return ANYREG;
@@ -112,6 +111,10 @@ static const char *class_imm(char cls, const variant *v) {
   case 'T': return v->t ? v->t->imm : ANYIMM;
   case 'S': return v->s ? v->s->imm : ANYIMM;
   case 'W': case 'u': case 'D': return "iimm";
+  case 'k': return "kimm";
+  case 'b': return "bimm";
+  case 'n': return "nimm";
+  case 'i': return "limm";
   case 'P': return NULL;
   default: return ANYIMM;
   }
@@ -121,14 +124,20 @@ static void operand_rule(gasp_str *g, char k, char cls, const variant *v) {
   const char *reg = class_reg(cls, v), *imm = class_imm(cls, v);
   switch (k) {
   case 'r': gasp_str_puts(g, reg); break;
-  case 'p': gasp_str_puts(g, "pdst"); break;
+  case 'p': gasp_str_puts(g, "preg"); break;
+  case 'c': gasp_str_puts(g, "pdst"); break;
   case 'd': gasp_str_printf(g, "%s (\"|\" preg)?", reg); break;
   case 'q': gasp_str_puts(g, "psrc"); break;
   case 'a':
-    if (imm) gasp_str_printf(g, "(%s | %s)", reg, imm);
+    if (cls == 'i') gasp_str_puts(g, imm);
+    else if (imm) gasp_str_printf(g, "(%s | %s)", reg, imm);
     else gasp_str_puts(g, reg);
     break;
   case 's': case 'x': {
+    if (cls == 'Y') { /* cvta.shared: a register or a shared variable, nothing else */
+      gasp_str_puts(g, v->has_sym ? "(rrd | sym)" : "rrd");
+      break;
+    }
     const type_class *tc = cls == 'T' ? v->t : cls == 'S' ? v->s : NULL;
     gasp_str_printf(g, "(%s", reg);
     if (imm) gasp_str_printf(g, " | %s", imm);
@@ -138,12 +147,15 @@ static void operand_rule(gasp_str *g, char k, char cls, const variant *v) {
     break;
   }
   case 'v': case 'w':
+    /* a vector's elements share one register type (ptxas 13.0) */
+    if (v->vec && !strcmp(reg, "r32")) reg = "rr";
+    if (v->vec && !strcmp(reg, "r64")) reg = "rrd";
     if (v->vec == 2) gasp_str_printf(g, "\"{\" %s \", \" %s \"}\"", reg, reg);
     else if (v->vec == 4) gasp_str_printf(g, "\"{\" %s \", \" %s \", \" %s \", \" %s \"}\"", reg, reg, reg, reg);
     else if (k == 'w' && imm) gasp_str_printf(g, "(%s | %s)", reg, imm);
     else gasp_str_puts(g, reg);
     break;
-  case 'm': gasp_str_puts(g, "addr"); break;
+  case 'm': gasp_str_puts(g, cls == 'Z' ? "saddr" : cls == 'Q' ? "paddr" : "addr"); break;
   case 'l': gasp_str_puts(g, "label"); break;
   }
 }
@@ -177,8 +189,10 @@ static void variant_tail(gasp_str *g, const gasp_ptx_insn *row, const gasp_ptx_g
 
 /* Rules for one row: "op" and the groups before the first fixed group, then one alternative per type
  * (and vector width) with operands of that type's registers. Returns 0 when no variant is offered. */
-static int row_rules(gasp_str *g, int r, int has_sym) {
+static int row_rules(gasp_str *g, int r, int has_sym, int has_params) {
   const gasp_ptx_insn *row = &gasp_ptx_insns[r];
+  if (!row->classes) return 0; /* the parser's leniency, not offered */
+  if (strchr(row->classes, 'Q') && !has_params) return 0; /* ld.param: a snippet has no parameters */
   gasp_ptx_group gr[GASP_PTX_MAX_GROUPS];
   int ng = gasp_ptx_groups(row, gr), ti = -1, si = -1, vi = -1;
   const char *cls = row->classes ? row->classes : "";
@@ -204,7 +218,8 @@ static int row_rules(gasp_str *g, int r, int has_sym) {
         variant v = {ti >= 0 ? class_of(gr[ti].alts[a]) : NULL, si >= 0 ? class_of(gr[si].alts[b]) : NULL, vec, has_sym};
         if ((ti >= 0 && !v.t) || (si >= 0 && !v.s)) continue;
         if (strchr(cls, 'W') && !v.t->wide) continue;
-        if (vec && (!v.t || !strcmp(v.t->type, "pred"))) continue;
+        /* vectors of at most 128 bits: 256-bit accesses need sm_100 and PTX 8.8 (ptxas 13.0) */
+        if (vec && (!v.t || v.t->bits * vec > 128 || v.t->bits < 32)) continue;
         gasp_str_puts(&alts, alts.len ? " |" : ""); /* one line: llama.cpp ends a rule at a newline outside parentheses */
         variant_tail(&alts, row, gr, ng, first, ti, si, vi, &v);
         nvar++;
@@ -222,24 +237,28 @@ static int row_rules(gasp_str *g, int r, int has_sym) {
 static int row_in_snippet(const gasp_ptx_insn *row) {
   /* a snippet runs inside the scaffold's kernel, which stores the outputs after it: leaving early would
    * skip that store (the prompt says so); the parser accepts these, the grammar just does not offer them */
-  return strcmp(row->op, "ret") && strcmp(row->op, "exit") && strcmp(row->op, "trap") && strcmp(row->op, "brkpt");
+  /* nor branches: a snippet is straight-line code (selp, min, max), and a label it defined could clash
+   * with the scaffold's */
+  return strcmp(row->op, "ret") && strcmp(row->op, "exit") && strcmp(row->op, "trap") && strcmp(row->op, "brkpt") &&
+         strcmp(row->op, "bra");
 }
 
 /* One rule per row; `insn` chooses among them. */
-static void insn_rules(gasp_str *g, int snippet, int has_sym) {
+static void insn_rules(gasp_str *g, int snippet, int has_sym, int has_params) {
   gasp_str alts;
   gasp_str_init(&alts);
   gasp_str_append(&alts, "", 0);
   for (int r = 0; gasp_ptx_insns[r].op; r++) {
     if (snippet && !row_in_snippet(&gasp_ptx_insns[r])) continue;
-    if (row_rules(g, r, has_sym)) gasp_str_printf(&alts, "%si%d", alts.len ? " | " : "", r);
+    if (row_rules(g, r, has_sym, has_params)) gasp_str_printf(&alts, "%si%d", alts.len ? " | " : "", r);
   }
   gasp_str_printf(g, "insn ::= %s\n", alts.data);
   gasp_str_free(&alts);
 }
 
 /* Register, literal, address and label rules; `names` are the symbols an address or mov may name. */
-static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const char *const *names, int nnames) {
+static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const char *const *names, int nnames,
+                          int has_params) {
   /* registers by class: the declared ones, and in a snippet the scaffold's %<param> of that type */
   static const struct { const char *rule; size_t cls; const char *ptype; } by_class[] = {
       {"rr", 1, "s32 u32"}, {"rf", 2, "f32"}, {"rrd", 3, "s64 u64"}, {"rfd", 4, "f64"}};
@@ -269,7 +288,10 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
     const char *s = gasp_ptx_special_regs[i];
     int is64 = 0;
     for (int k = 0; sreg64[k]; k++) is64 |= !strcmp(sreg64[k], s);
-    if (is64 || !strcmp(s, "%envreg")) continue; /* %envreg needs an index 0..31: not offered */
+    /* %envreg needs an index 0..31; %is_explicit_cluster is a predicate; %aggr_smem_size needs PTX 8.1
+     * (ptxas 13.0) and our modules declare 8.0: not offered */
+    if (is64 || !strcmp(s, "%envreg") || !strcmp(s, "%is_explicit_cluster") || !strcmp(s, "%aggr_smem_size"))
+      continue;
     gasp_str_printf(g, "%s\"%s\"", first ? "" : " | ", s);
     if (*gasp_ptx_sreg_components(s)) gasp_str_puts(g, " (\".x\" | \".y\" | \".z\")");
     first = 0;
@@ -282,13 +304,28 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
     for (int i = 0; i < nnames; i++) gasp_str_printf(g, "%s\"%s\"", i ? " | " : "", names[i]);
     gasp_str_puts(g, "\n");
   }
-  /* addresses: a 64-bit register, a 32-bit one (shared windows), or a variable, with a byte offset */
-  gasp_str_printf(g, "addr ::= \"[\" (rrd | rr%s) (\"+\" \"-\"? uint)? \"]\"\n", nnames ? " | sym" : "");
-  gasp_str_puts(g, "label ::= \"L\" [0-9] [0-9]?\n"
-                   /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
+  /* addresses (64-bit ABI): global, local and generic ones in 64-bit registers; shared ones also in 32-bit
+   * registers (the shared window) or named by their variable; parameters by their name */
+  gasp_str_puts(g, "addr ::= \"[\" rrd off? \"]\"\n");
+  gasp_str_printf(g, "saddr ::= \"[\" (rrd | rr%s) off? \"]\"\n", nnames ? " | sym" : "");
+  gasp_str_puts(g, "off ::= \"+\" \"-\"? uint\n");
+  if (has_params) {
+    gasp_str_puts(g, "paddr ::= \"[\" (");
+    for (int i = 0; i < task->nparams; i++) gasp_str_printf(g, "%s\"%s\"", i ? " | " : "", task->params[i].name);
+    gasp_str_puts(g, ") \"]\"\n");
+  }
+  if (!snippet) gasp_str_printf(g, "label ::= \"L\" [1-%d]\n", GASP_GRAMMAR_KERNEL_LABELS);
+  gasp_str_puts(g, /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
                    "iimm ::= \"-\"? uint | \"0x\" [0-9a-f]{1,8}\n"
-                   "fimm ::= \"0f\" [0-9A-F]{8} | \"-\"? uint \".\" [0-9]{1,6}\n"
-                   "dimm ::= \"0d\" [0-9A-F]{16} | \"-\"? uint \".\" [0-9]{1,6}\n"
+                   /* a decimal float is an f64 constant: .bN instructions take only bit patterns */
+                   "fimm ::= fbits | \"-\"? uint \".\" [0-9]{1,6}\n"
+                   "dimm ::= dbits | \"-\"? uint \".\" [0-9]{1,6}\n"
+                   "fbits ::= \"0f\" [0-9A-F]{8}\n"
+                   "dbits ::= \"0d\" [0-9A-F]{16}\n"
+                   "kimm ::= [0-9] | [1-2] [0-9] | \"3\" [0-1]\n"
+                   "bimm ::= [0-9] | \"1\" [0-5]\n"
+                   "nimm ::= \"32\" | \"64\" | \"96\" | \"128\" | \"256\" | \"512\" | \"1024\"\n"
+                   "limm ::= \"0x\" [0-9a-f] [0-9a-f]?\n"
                    "uint ::= [0-9] | [1-9] [0-9]{1,8}\n");
 }
 
@@ -332,15 +369,16 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
     gasp_str_printf(&g, "%d}\ndecls ::= \"", GASP_GRAMMAR_SNIPPET_LINES);
     for (size_t c = 0; c < NCLASSES; c++)
       gasp_str_printf(&g, ".reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix, reg_classes[c].snippet_count);
-    gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\" | label \":\\n\"\n");
+    gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\"\n");
   } else {
     const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
-    for (int i = 0; i < task->nparams; i++) names[nnames++] = task->params[i].name;
-    names[nnames++] = "smem";
-    int dyn = strcmp(task->shared, "0") != 0;
+    /* shared variables: a static array for the shared-memory level (L5), the dynamic one when the launch
+     * gives dynamic shared memory; declared always when offered, so every name used is declared */
+    int stat = task->level == 5, dyn = strcmp(task->shared, "0") != 0;
+    if (stat) names[nnames++] = "smem";
     if (dyn) names[nnames++] = "dsmem";
-    gasp_str_printf(&g, "code ::= \".version %s\\n.target %s\\n.address_size 64\\n\\n\" shared? ", a->ptx_version,
-                    a->arch);
+    gasp_str_printf(&g, "code ::= \".version %s\\n.target %s\\n.address_size 64\\n\\n\"%s ", a->ptx_version,
+                    a->arch, nnames ? " shared" : "");
     gasp_str_printf(&g, "\".visible .entry %s(\\n", task->kernel);
     for (int i = 0; i < task->nparams; i++) {
       const gasp_param *p = &task->params[i];
@@ -351,15 +389,26 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
     for (size_t c = 0; c < NCLASSES; c++)
       gasp_str_printf(&g, "    .reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix,
                       reg_classes[c].kernel_count);
-    gasp_str_printf(&g, "\" line{1,%d} \"    ret;\\n}\\n\"\n", GASP_GRAMMAR_KERNEL_LINES);
-    /* static shared memory at module scope, at most 48 KB without opt-in (CUDA programming guide) */
-    gasp_str_puts(&g, "shared ::= \".shared .align 16 .b8 smem[\" [1-9] [0-9]{0,4} \"];\\n\"");
-    if (dyn) gasp_str_puts(&g, " (\".extern .shared .align 16 .b8 dsmem[];\\n\")?");
-    if (dyn) gasp_str_puts(&g, " | \".extern .shared .align 16 .b8 dsmem[];\\n\"");
-    gasp_str_puts(&g, "\nline ::= \"    \" guard? insn \";\\n\" | label \":\\n\"\n");
+    gasp_str_puts(&g, "\" body \"    ret;\\n}\\n\"\n");
+    /* labels L1, L2, ... defined in this order, each once (ptxas refuses a label defined twice); a label
+     * line opens a block of instruction lines */
+    gasp_str_printf(&g, "body ::= line{1,%d} lab1?\n", GASP_GRAMMAR_KERNEL_FIRST_LINES);
+    for (int k = 1; k <= GASP_GRAMMAR_KERNEL_LABELS; k++) {
+      gasp_str_printf(&g, "lab%d ::= \"L%d:\\n\" line{0,%d}", k, k, GASP_GRAMMAR_KERNEL_BLOCK_LINES);
+      if (k < GASP_GRAMMAR_KERNEL_LABELS) gasp_str_printf(&g, " lab%d?", k + 1);
+      gasp_str_puts(&g, "\n");
+    }
+    /* at module scope; static shared memory at most 48 KB without opt-in (CUDA programming guide): the
+     * grammar allows up to 16 KB */
+    if (nnames) {
+      gasp_str_puts(&g, "shared ::=");
+      if (stat) gasp_str_puts(&g, " \".shared .align 16 .b8 smem[\" ([1-9] [0-9]{0,3} | \"1\" [0-5] [0-9]{3}) \"];\\n\"");
+      if (dyn) gasp_str_puts(&g, " \".extern .shared .align 16 .b8 dsmem[];\\n\"");
+    }
+    gasp_str_puts(&g, "\nline ::= \"    \" guard? insn \";\\n\"\n");
   }
   gasp_str_puts(&g, "guard ::= \"@\" \"!\"? preg \" \"\n");
-  insn_rules(&g, snippet, nnames > 0);
-  operand_rules(&g, task, snippet, names, nnames);
+  insn_rules(&g, snippet, nnames > 0, !snippet && task->nparams > 0);
+  operand_rules(&g, task, snippet, names, nnames, !snippet && task->nparams > 0);
   return gasp_str_take(&g);
 }

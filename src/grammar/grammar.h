@@ -7,9 +7,11 @@
 #include "../target/target.h"
 
 /* Bounds on every repetition, so a model that never stops inside the grammar still ends: any completion
- * of a kernel grammar is at most a few thousand tokens. */
-#define GASP_GRAMMAR_KERNEL_LINES 64   /* instruction and label lines of a kernel body */
-#define GASP_GRAMMAR_SNIPPET_LINES 16  /* instruction and label lines of a snippet */
+ * of a kernel grammar is at most 32 + 6 * 12 = 104 instruction lines, a few thousand tokens. */
+#define GASP_GRAMMAR_KERNEL_LABELS 6        /* labels L1..L6, each defined once, in order */
+#define GASP_GRAMMAR_KERNEL_FIRST_LINES 32  /* instruction lines before the first label */
+#define GASP_GRAMMAR_KERNEL_BLOCK_LINES 12  /* instruction lines after each label */
+#define GASP_GRAMMAR_SNIPPET_LINES 16       /* instruction lines of a snippet (straight-line code) */
 
 /* The PTX grammar for `task` on a PTX target: the answer is one ```ptx fenced block. A snippet task gets
  * instruction lines over the scaffold's registers (%<param> for every array parameter) and a fixed set of

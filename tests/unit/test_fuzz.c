@@ -11,6 +11,7 @@
 #include "exec/gl.h"
 #include "extract/extract.h"
 #include "target/ptx/ptx_check.h"
+#include "target/ptx/ptx_parse.h"
 #include "task/gen.h"
 
 static const char *const corpus[] = {"vector_add_good.ptx", "answer_bad.md", "answer_prose.txt", "many_registers.ptx",
@@ -98,6 +99,15 @@ int main(void) {
       }
       gasp_diags_clear(&d);
       if (gasp_extract(m, n, t, &ex, &d) == 0) {
+        /* our parser: bounded errors, each placed inside the answer */
+        gasp_diags pd;
+        gasp_diags_init(&pd);
+        int errors = gasp_ptx_parse(ex.code, ex.first_line, &pd);
+        int placed = 1;
+        for (size_t i = 0; i < pd.count; i++) placed &= pd.items[i].line >= ex.first_line && pd.items[i].col >= 1;
+        CHECK(errors >= 0 && errors <= 100 && placed, "parser on case %llu: %d errors, placed %d",
+              (unsigned long long)s, errors, placed);
+        gasp_diags_free(&pd);
         for (int k = 0; k < 2; k++) {
           gasp_source so;
           const gasp_task *task = k ? snippet : &ts.items[0];

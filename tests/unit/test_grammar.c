@@ -141,6 +141,7 @@ int main(void) {
         }
         /* every row of the description is offered */
         for (int i = 0; i < rows; i++) {
+          if (!gasp_ptx_insns[i].classes) continue; /* the parser's leniency only */
           char rn[32];
           snprintf(rn, sizeof rn, "\ni%d ::= \"%s\"", i, gasp_ptx_insns[i].op);
           CHECK(strstr(g, rn) != NULL, "%s: row %d (%s) is in the grammar", task->id, i, gasp_ptx_insns[i].op);

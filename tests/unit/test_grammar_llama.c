@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/util.h"
 #include "extract/extract.h"
 #include "grammar/grammar.h"
 #include "llama.h"
@@ -253,6 +254,37 @@ int main(void) {
         }
       }
       CHECK(task_ok == walks, "%s/%s: %d of %d walks parse", vocabs[v], task->id, task_ok, walks);
+      if (!strcmp(task->id, "saxpy")) {
+        /* what the grammar costs a decoder that filters the whole vocabulary at every token: the
+         * sampler over every token, at the positions of one walk (a figure, not a pass condition) */
+        int steps, napply = 0;
+        walk(&vi, smpl, buf, text, 1 << 20, &steps);
+        llama_sampler_reset(smpl);
+        double t0 = gasp_now_s();
+        size_t pos = 0, len = strlen(text);
+        while (pos < len && napply < 200) {
+          size_t n = 0;
+          for (int i = 0; i < vi.n_vocab; i++) buf[n++] = (llama_token_data){i, 0, 0};
+          llama_token_data_array arr = {buf, n, -1, false};
+          llama_sampler_apply(smpl, &arr);
+          napply++;
+          /* advance by the longest pool token that continues the walk's text and is allowed */
+          llama_token best = -1;
+          size_t bl = 0;
+          for (size_t i = 0; i < arr.size; i++) {
+            llama_token id = arr.data[i].id;
+            if (!isfinite(arr.data[i].logit) || id >= vi.n_vocab || !vi.piece[id][0]) continue;
+            size_t pl = strlen(vi.piece[id]);
+            if (pl > bl && pos + pl <= len && !strncmp(text + pos, vi.piece[id], pl)) { best = id; bl = pl; }
+          }
+          if (best < 0) break;
+          llama_sampler_accept(smpl, best);
+          pos += bl;
+        }
+        double ms = napply ? (gasp_now_s() - t0) * 1000.0 / napply : 0;
+        printf("%s: the grammar over all %d tokens costs %.2f ms a token (mean of %d positions of a saxpy answer)\n",
+               vocabs[v], vi.n_vocab, ms, napply);
+      }
       llama_sampler_free(smpl);
       free(g);
     }

@@ -204,9 +204,53 @@ static int check_prompt_examples(gasp_diags *d) {
   return found;
 }
 
+/* The description checks itself: groups not truncated, one class per operand, type groups where the
+ * classes name types. */
+static void check_description(void) {
+  static const char *const types = " pred b8 b16 b32 b64 u8 u16 u32 u64 s8 s16 s32 s64 f16 f16x2 bf16 bf16x2 f32 f64 tf32 ";
+  int rows = 0;
+  for (int r = 0; gasp_ptx_insns[r].op; r++, rows++) {
+    const gasp_ptx_insn *row = &gasp_ptx_insns[r];
+    gasp_ptx_group g[GASP_PTX_MAX_GROUPS];
+    int ng = gasp_ptx_groups(row, g), spaces = 0, bars = 0, alts = 0, type_groups = 0;
+    for (const char *c = row->mods; *c; c++) {
+      spaces += *c == ' ' && c[1] && c[1] != ' ';
+      bars += *c == '|';
+    }
+    for (int k = 0; k < ng; k++) {
+      alts += g[k].nalts;
+      int all = g[k].nalts > 0;
+      for (int a = 0; a < g[k].nalts; a++) {
+        char w[32];
+        snprintf(w, sizeof w, " %s ", g[k].alts[a]);
+        CHECK(g[k].alts[a][0] && strlen(g[k].alts[a]) < sizeof g[k].alts[a] - 1, "row %d (%s): alternative fits", r,
+              row->op);
+        if (!strstr(types, w)) all = 0;
+      }
+      type_groups += all;
+    }
+    CHECK(!row->mods[0] || ng == spaces + 1, "row %d (%s): %d groups parsed, %d written", r, row->op, ng, spaces + 1);
+    CHECK(!row->mods[0] || alts == bars + ng, "row %d (%s): every alternative kept (%d of %d)", r, row->op, alts,
+          bars + ng);
+    int nops = 0;
+    for (const char *c = row->operands; *c; c++) nops += *c != '?';
+    CHECK(!row->classes || (int)strlen(row->classes) == nops, "row %d (%s): one class per operand", r, row->op);
+    if (row->classes && (strchr(row->classes, 'T') || strchr(row->classes, 'W')))
+      CHECK(type_groups >= 1, "row %d (%s): its classes name the type, so it has a type group", r, row->op);
+    if (row->classes && strchr(row->classes, 'S'))
+      CHECK(type_groups >= 2, "row %d (%s): its classes name a second type", r, row->op);
+    for (int q = 0; q < r; q++)
+      CHECK(strcmp(gasp_ptx_insns[q].op, row->op) || strcmp(gasp_ptx_insns[q].mods, row->mods) ||
+                strcmp(gasp_ptx_insns[q].operands, row->operands),
+            "rows %d and %d (%s) differ", q, r, row->op);
+  }
+  CHECK(rows >= 80, "the description has its rows (%d)", rows);
+}
+
 int main(void) {
   gasp_diags d;
   gasp_diags_init(&d);
+  check_description();
 
   for (int i = 0; good[i]; i++) {
     int e = parses(good[i], &d);

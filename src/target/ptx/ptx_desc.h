@@ -15,7 +15,8 @@
  *
  * `operands` is one letter per operand (a '?' after the letter makes it and all later ones optional):
  *   r  register                      (destination or source, %name)
- *   p  predicate register, optionally `|%q` (setp's second destination)
+ *   p  predicate register
+ *   c  predicate register, optionally `|%q` (setp's second destination)
  *   d  register, optionally `|%p` (shfl.sync's lane predicate)
  *   q  predicate source, optionally negated (!%p)
  *   a  register or immediate
@@ -32,11 +33,19 @@
  *   T  the row's type (its first group whose alternatives are all types)
  *   S  the row's second type (cvt's source, set's and slct's operand type)
  *   W  twice the width of T (mul.wide, mad.wide)
- *   u  a 32-bit integer (shift amounts, bit positions, lane masks, barrier ids, counts)
+ *   u  a 32-bit integer (shift amounts, lane masks, clamps)
+ *   k  a 32-bit integer, immediates 0..31 (bit positions and lengths, shuffle lanes)
+ *   b  a 32-bit integer, immediates 0..15 (barrier numbers)
+ *   n  a 32-bit integer, immediates whole warps up to 1024 (barrier thread counts)
+ *   i  an 8-bit immediate (lop3's truth table)
  *   D  a 64-bit integer (an address in a register)
  *   P  a predicate
- *   A  an address operand
- *   -  no class (labels) */
+ *   A  an address in a 64-bit register ([%rd1], [%rd1+8]): global, local, const or generic
+ *   Z  a shared-memory address: a 64- or 32-bit register or a shared variable
+ *   Q  a kernel parameter's name ([x]: ld.param)
+ *   Y  a 64-bit register or a shared variable (cvta.shared)
+ *   -  no class (labels)
+ * A row whose classes are NULL is accepted by the parser but not offered by the grammar. */
 typedef struct {
   const char *op;
   const char *mods;

@@ -1,5 +1,6 @@
-/* Our PTX parser: a tokenizer, a recursive descent over modules and function bodies, and instructions
- * checked against the description's rows (modifier groups matched with backtracking, operand shapes). */
+/* Our PTX parser: a recursive descent over modules and function bodies (tokens from ptx_lex.c), and
+ * instructions checked against the description's rows (modifier groups matched with backtracking, operand
+ * shapes). */
 #include "ptx_parse.h"
 
 #include <ctype.h>
@@ -9,17 +10,11 @@
 #include <string.h>
 
 #include "ptx_desc.h"
+#include "ptx_lex.h"
 
 #define MAX_ERRORS 100
 
-typedef enum { T_END = 0, T_WORD, T_NUM, T_STR, T_PUNCT, T_BAD } tok_kind;
-
-typedef struct {
-  tok_kind kind;
-  const char *s;
-  size_t len;
-  int line, col;
-} tok;
+typedef gasp_ptx_tok tok;
 
 typedef struct {
   tok *t;
@@ -27,73 +22,6 @@ typedef struct {
   int first_line, errors;
   gasp_diags *d;
 } parser;
-
-/* ---- tokens ---- */
-
-static int word_start(int c) { return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.'; }
-static int word_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.'; }
-
-static int lex(const char *code, tok **out, size_t *nout) {
-  size_t cap = 256, n = 0;
-  tok *v = malloc(cap * sizeof *v);
-  if (!v) return -1;
-  int line = 1, col = 1;
-  const char *p = code;
-  while (*p) {
-    if (n + 2 >= cap) {
-      tok *nv = realloc(v, (cap *= 2) * sizeof *v);
-      if (!nv) { free(v); return -1; }
-      v = nv;
-    }
-    if (*p == '\n') { line++; col = 1; p++; continue; }
-    if (isspace((unsigned char)*p)) { col++; p++; continue; }
-    if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n') p++;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '*') {
-      p += 2; col += 2;
-      while (*p && !(p[0] == '*' && p[1] == '/')) {
-        if (*p == '\n') { line++; col = 1; } else col++;
-        p++;
-      }
-      if (*p) { p += 2; col += 2; }
-      continue;
-    }
-    tok t = {T_PUNCT, p, 1, line, col};
-    unsigned char c = (unsigned char)*p;
-    if (word_start(c)) {
-      size_t k = 1;
-      /* "::" belongs to a word (.shared::cta); a single ':' ends a label */
-      while (word_char((unsigned char)p[k]) || (p[k] == ':' && p[k + 1] == ':' && word_char((unsigned char)p[k + 2])))
-        k += p[k] == ':' ? 2 : 1;
-      t.kind = T_WORD;
-      t.len = k;
-    } else if (isdigit(c)) {
-      size_t k = 1;
-      int hexlike = p[0] == '0' && strchr("xXfFdD", p[1]) && p[1];
-      while (isalnum((unsigned char)p[k]) || p[k] == '.' || p[k] == '_' ||
-             (!hexlike && (p[k] == '+' || p[k] == '-') && (p[k - 1] == 'e' || p[k - 1] == 'E')))
-        k++;
-      t.kind = T_NUM;
-      t.len = k;
-    } else if (c == '"') {
-      size_t k = 1;
-      while (p[k] && p[k] != '"' && p[k] != '\n') k++;
-      t.kind = p[k] == '"' ? T_STR : T_BAD;
-      t.len = p[k] == '"' ? k + 1 : k;
-    } else if (!strchr(",;:[]{}()+-!@|<>=", c)) {
-      t.kind = T_BAD;
-    }
-    v[n++] = t;
-    p += t.len;
-    col += (int)t.len;
-  }
-  v[n] = (tok){T_END, p, 0, line, col};
-  *out = v;
-  *nout = n;
-  return 0;
-}
 
 /* ---- helpers ---- */
 
@@ -151,53 +79,13 @@ static int is_ident(const tok *t) {
 }
 static int is_reg(const tok *t) { return t->kind == T_WORD && t->s[0] == '%' && t->len > 1; }
 
-/* A numeric literal of PTX (ISA 9.0, 4.5.1): decimal, 0x hex, 0b binary, 0 octal integers with an
- * optional U; 0f + 8 hex digits (f32 bits), 0d + 16 (f64 bits); decimal floating point. */
-static int valid_number(const tok *t) {
-  const char *s = t->s;
-  size_t n = t->len, i;
-  if (n > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
-    size_t want = (s[1] == 'f' || s[1] == 'F') ? 8 : 16;
-    if (n != want + 2) return 0;
-    for (i = 2; i < n; i++)
-      if (!isxdigit((unsigned char)s[i])) return 0;
-    return 1;
-  }
-  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    for (i = 2; i < n && isxdigit((unsigned char)s[i]); i++) {}
-    if (i == 2) return 0;
-    if (i < n && (s[i] == 'U' || s[i] == 'u')) i++;
-    return i == n;
-  }
-  if (n > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-    for (i = 2; i < n && (s[i] == '0' || s[i] == '1'); i++) {}
-    if (i < n && (s[i] == 'U' || s[i] == 'u')) i++;
-    return i > 2 && i == n;
-  }
-  for (i = 0; i < n && isdigit((unsigned char)s[i]); i++) {}
-  if (i == n) return 1;
-  if (s[i] == 'U' || s[i] == 'u') return i + 1 == n;
-  if (s[i] == '.') {
-    i++;
-    while (i < n && isdigit((unsigned char)s[i])) i++;
-  }
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    i++;
-    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-    size_t k = i;
-    while (i < n && isdigit((unsigned char)s[i])) i++;
-    if (i == k) return 0;
-  }
-  return i == n;
-}
-
 /* An immediate: optional '-' and a number. Returns 1 and consumes it, 0 when there is none, -1 on a
  * malformed number (error added). */
 static int imm(parser *ps) {
   size_t at = ps->i;
   if (is_p(cur(ps), '-')) ps->i++;
   if (cur(ps)->kind != T_NUM) { ps->i = at; return 0; }
-  if (!valid_number(cur(ps))) {
+  if (!gasp_ptx_valid_number(cur(ps))) {
     char b[64];
     err(ps, cur(ps), "malformed number %s (integers: 42, -7, 0x1F; floats: 1.5, 0f3F800000, 0d3FF0000000000000)",
         show(cur(ps), b, sizeof b));
@@ -229,7 +117,8 @@ static int match_mods(const gasp_ptx_group *gr, int ng, int g, const opcode *o, 
 static const char *kind_name(char k) {
   switch (k) {
   case 'r': return "a register";
-  case 'p': return "a predicate register (optionally %p|%q)";
+  case 'p': return "a predicate register";
+  case 'c': return "a predicate register (or two: %p|%q)";
   case 'd': return "a register (optionally %r|%p)";
   case 'q': return "a predicate (%p or !%p)";
   case 'a': return "a register or an immediate";
@@ -252,7 +141,10 @@ static int operand(parser *ps, char k, int *bad_number) {
   case 'r':
     if (is_reg(t)) { ps->i++; return 0; }
     break;
-  case 'p': case 'd':
+  case 'p':
+    if (is_reg(t)) { ps->i++; return 0; }
+    break;
+  case 'c': case 'd':
     if (!is_reg(t)) break;
     ps->i++;
     if (is_p(cur(ps), '|')) {
@@ -381,7 +273,7 @@ static void instruction(parser *ps) {
   }
   ps->i++;
   /* every row of this opcode: the first that fits wins; otherwise report the row that got furthest */
-  int best_far = -1, best_stage = -1, best_row = -1, best_g = 0, best_fail = 0, best_bad = 0;
+  int best_far = -1, best_stage = -1, best_row = -1, best_fail = 0, best_bad = 0;
   int rows_far[8], groups_far[8], nrows_far = 0;
   const tok *best_tok = t;
   for (int r = 0; gasp_ptx_insns[r].op; r++) {
@@ -390,7 +282,7 @@ static void instruction(parser *ps) {
     gasp_ptx_group gr[GASP_PTX_MAX_GROUPS];
     int ng = gasp_ptx_groups(row, gr), far = 0, far_g = 0;
     if (!match_mods(gr, ng, 0, &o, 0, &far, &far_g)) {
-      if (far > best_far) { best_far = far; best_row = r; best_g = far_g; nrows_far = 0; }
+      if (far > best_far) { best_far = far; best_row = r; nrows_far = 0; }
       if (far == best_far && nrows_far < 8) { rows_far[nrows_far] = r; groups_far[nrows_far++] = far_g; }
       continue;
     }
@@ -431,7 +323,6 @@ static void instruction(parser *ps) {
     /* modifiers: name the one that failed and what that position allows */
     /* what the rows that got furthest allow at that point, each alternative once */
     char allowed[700] = "";
-    (void)best_g;
     for (int k = 0; k < nrows_far; k++) {
       gasp_ptx_group gr[GASP_PTX_MAX_GROUPS];
       int ng = gasp_ptx_groups(&gasp_ptx_insns[rows_far[k]], gr);
@@ -493,7 +384,7 @@ static void reg_decl(parser *ps) {
     ps->i++;
     if (is_p(cur(ps), '<')) {
       ps->i++;
-      if (cur(ps)->kind != T_NUM || !valid_number(cur(ps))) {
+      if (cur(ps)->kind != T_NUM || !gasp_ptx_valid_number(cur(ps))) {
         err(ps, cur(ps), "expected a count in '%%name<N>', found %s", show(cur(ps), b, sizeof b));
         recover(ps, start->line);
         return;
@@ -602,10 +493,7 @@ static void body(parser *ps, int inside) {
         recover(ps, t->line);
         continue;
       }
-      ps->i++;
-      if (cur(ps)->line != t->line && cur(ps)->kind != T_END) {
-        /* a guard alone on its line guards the next instruction: legal PTX, nothing to do */
-      }
+      ps->i++; /* the guarded instruction may follow on the next line: legal PTX */
       instruction(ps);
       continue;
     }
@@ -666,7 +554,6 @@ static int param_list(parser *ps) {
 static void function(parser *ps) {
   char b[64];
   int is_func = is_w(cur(ps), ".func");
-  tok *start = cur(ps);
   ps->i++;
   if (is_func && is_p(cur(ps), '(') && param_list(ps)) goto bad;
   if (!is_ident(cur(ps))) {
@@ -680,7 +567,7 @@ static void function(parser *ps) {
     int noarg = is_w(cur(ps), ".noreturn");
     ps->i++;
     for (int n = 0; !noarg; n++) {
-      if (cur(ps)->kind != T_NUM || !valid_number(cur(ps))) {
+      if (cur(ps)->kind != T_NUM || !gasp_ptx_valid_number(cur(ps))) {
         err(ps, cur(ps), "expected a number, found %s", show(cur(ps), b, sizeof b));
         goto bad;
       }
@@ -693,17 +580,13 @@ static void function(parser *ps) {
   if (expect(ps, '{', "to open the body")) goto bad;
   body(ps, 1);
   expect(ps, '}', "to close the body");
-  if (cur(ps)->kind == T_END || is_p(cur(ps), '}')) return;
   return;
 bad:
-  /* skip to the end of this function so one mistake in the header reports once */
-  (void)start;
+  /* skip the header; the body is still parsed, so its own mistakes are reported too */
   while (cur(ps)->kind != T_END && !is_p(cur(ps), '{')) ps->i++;
   if (is_p(cur(ps), '{')) {
     ps->i++;
-    int saved = ps->errors;
     body(ps, 1);
-    (void)saved;
     if (is_p(cur(ps), '}')) ps->i++;
   }
 }
@@ -715,7 +598,7 @@ static void module(parser *ps) {
     int line = t->line;
     if (is_w(t, ".version")) {
       ps->i++;
-      if (cur(ps)->kind != T_NUM || !valid_number(cur(ps)) || !memchr(cur(ps)->s, '.', cur(ps)->len)) {
+      if (cur(ps)->kind != T_NUM || !gasp_ptx_valid_number(cur(ps)) || !memchr(cur(ps)->s, '.', cur(ps)->len)) {
         err(ps, cur(ps), "expected a version like 8.0 after '.version', found %s", show(cur(ps), b, sizeof b));
         recover(ps, line);
       } else
@@ -783,7 +666,7 @@ int gasp_ptx_parse(const char *code, int code_first_line, gasp_diags *d) {
   parser ps = {0};
   ps.d = d;
   ps.first_line = code_first_line > 0 ? code_first_line : 1;
-  if (lex(code, &ps.t, &ps.n)) {
+  if (gasp_ptx_lex(code, &ps.t, &ps.n)) {
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory while parsing");
     return 1;
   }
