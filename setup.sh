@@ -10,6 +10,7 @@ run_bench=1
 
 need_pkgs=(build-essential cmake ninja-build pkg-config libyaml-dev libjansson-dev libcurl4-openssl-dev python3
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri)  # the last four: Mesa's software GL for R300-era ARB programs
+need_pkgs+=(openmpi-bin libopenmpi-dev)  # gasp bench --mpi (optional at configure time; CI runs mpirun -n 2)
 missing=()
 for p in "${need_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -270,7 +270,7 @@ int cmd_bench(int argc, char **argv) {
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0}, urls = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, workers = 0, per_gpu = 0, mpi = 0,
-      endpoint_limit = 0;
+      endpoint_limit = 0, request_timeout = 300;
   double temperature = 0.2, top_p = 0.95;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
@@ -291,6 +291,7 @@ int cmd_bench(int argc, char **argv) {
       {"top-p", 0, OPT_DOUBLE, "X", "nucleus sampling (default 0.95)", &top_p},
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 2048)", &max_tokens},
       {"retries", 0, OPT_INT, "N", "openai backend: retries with backoff (default 3)", &retries},
+      {"request-timeout", 0, OPT_INT, "S", "openai backend: seconds a request may take before it counts as failed (default 300)", &request_timeout},
       {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
       {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters (e.g. split misaligned vector accesses) before checking", &rewrite},
       {"repair", 0, OPT_INT, "N", "up to N repair turns for a failed candidate, quoting its failure (default 0)", &repair},
@@ -392,7 +393,7 @@ int cmd_bench(int argc, char **argv) {
   for (int i = 0; i < urls.n; i++)
     snprintf(urlbuf + strlen(urlbuf), sizeof urlbuf - strlen(urlbuf), "%s%s", i ? "," : "", urls.v[i]);
   gasp_backend *bk[16] = {0};
-  gasp_backend_opts bo = {answers, urls.n ? urlbuf : NULL, model, key_env, 300, retries};
+  gasp_backend_opts bo = {answers, urls.n ? urlbuf : NULL, model, key_env, request_timeout > 0 ? request_timeout : 300, retries};
   bo.endpoint_limit = endpoint_limit;
   bo.notice = cli_notice;
   for (int i = 0; i < backends.n; i++) {
