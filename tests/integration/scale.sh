@@ -101,7 +101,8 @@ expect_rc 2 "bad shard" "${B[@]}" --shard 3/3 -o x.jsonl
 expect_rc 2 "shard with mpi" "${B[@]}" --shard 0/2 --mpi -o x.jsonl
 # MPI: two ranks on this machine (root in CI needs --allow-run-as-root; 2 cores need --oversubscribe)
 if command -v mpirun >/dev/null && "$GASP" bench --help | grep -q -- "--mpi"; then
-  MPI=(mpirun -n 2 --oversubscribe --allow-run-as-root --mca btl self,tcp)
+  # shared memory between the ranks and the loopback for the launcher: no traffic leaves the machine
+  MPI=(mpirun -n 2 --oversubscribe --allow-run-as-root --mca btl self,vader --mca oob_tcp_if_include lo)
   export OMPI_MCA_plm_rsh_agent= OMPI_MCA_btl_vader_single_copy_mechanism=none
   "${MPI[@]}" "${B[@]}" --mpi -o mpi.jsonl >"$TMP/out" 2>"$TMP/err"
   rc=$?
