@@ -68,6 +68,40 @@ static void quiet_barrier(void) {
 
 #define CHUNK (64ll << 20)
 
+/* --resume: only rank 0 is sure to see the results file (ranks on other machines may share no disk), so it
+ * sends the file to every rank, which keeps a private copy in local; "" when there is none. */
+int cli_mpi_fetch(const char *out, int rank, char *local, size_t cap) {
+  size_t len = 0;
+  char *data = rank == 0 ? slurp(out, &len) : NULL;
+  long long n = data ? (long long)len : -1;
+  MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  local[0] = 0;
+  if (n < 0) return 0;
+  if (rank != 0) data = malloc((size_t)n + 1);
+  int bad = !data;
+  for (long long off = 0; off < n; off += CHUNK) {
+    long long k = n - off < CHUNK ? n - off : CHUNK;
+    /* every rank takes part in each broadcast, even one that could not allocate */
+    static char sink[1];
+    MPI_Bcast(data ? data + off : sink, data ? (int)k : 0, MPI_CHAR, 0, MPI_COMM_WORLD);
+  }
+  if (rank == 0) {
+    snprintf(local, cap, "%s", out);
+  } else if (!bad) {
+    snprintf(local, cap, "/tmp/gasp-resume-%d-XXXXXX", (int)getpid());
+    int fd = mkstemp(local);
+    bad = fd < 0 || write(fd, data, (size_t)n) != (ssize_t)n;
+    if (fd >= 0) close(fd);
+  }
+  free(data);
+  if (bad && rank != 0) {
+    if (local[0]) unlink(local);
+    local[0] = 0;
+    return -1;
+  }
+  return 0;
+}
+
 int cli_mpi_gather(const char *out, const char *part, int rank, int size, int resume, const gasp_taskset *ts, int quiet) {
   quiet_barrier();
   size_t len = 0;
@@ -142,5 +176,10 @@ int cli_mpi_gather(const char *out, const char *part, int rank, int size, int re
   return GASP_EXIT_ENV;
 }
 void cli_mpi_end(void) {}
+int cli_mpi_fetch(const char *out, int rank, char *local, size_t cap) {
+  (void)out, (void)rank, (void)cap;
+  local[0] = 0;
+  return -1;
+}
 
 #endif

@@ -79,6 +79,7 @@ static void end_with_newline(FILE *f, const char *path) {
 int cli_mpi_begin(int *argc, char ***argv, int *rank, int *size, int *local_rank, char *err, size_t cap);
 int cli_mpi_gather(const char *out, const char *part, int rank, int size, int resume, const gasp_taskset *ts, int quiet);
 void cli_mpi_end(void);
+int cli_mpi_fetch(const char *out, int rank, char *local, size_t cap);
 
 /* One work item: a (task, backend, sample) cell, with all its repair turns. */
 typedef struct {
@@ -408,9 +409,20 @@ int cmd_bench(int argc, char **argv) {
   }
   gasp_rows done = {0}, done_part = {0};
   char err[256];
-  if (resume && (gasp_rows_load(out, &done, err, sizeof err) || (mpi && gasp_rows_load(part, &done_part, err, sizeof err)))) {
-    gasp_cli_error("bench", "%s", err);
-    return GASP_EXIT_ENV;
+  char seen[4200] = "";
+  if (resume) {
+    /* under MPI rank 0's results file reaches every rank (no shared disk needed); each also has its part */
+    if (mpi && cli_mpi_fetch(out, rank, seen, sizeof seen)) {
+      gasp_cli_error("bench", "rank %d: cannot keep a copy of '%s' for --resume", rank, out);
+      return GASP_EXIT_ENV;
+    }
+    int bad = gasp_rows_load(mpi ? seen : out, &done, err, sizeof err) ||
+              (mpi && gasp_rows_load(part, &done_part, err, sizeof err));
+    if (mpi && rank != 0 && seen[0]) unlink(seen);
+    if (bad) {
+      gasp_cli_error("bench", "%s", err);
+      return GASP_EXIT_ENV;
+    }
   }
   /* the work list: every (task, backend, sample) in suite order, this shard's share, less what is recorded */
   int total_all = ntasks * samples * backends.n, skipped_resume = 0, k = 0;

@@ -116,6 +116,10 @@ if command -v mpirun >/dev/null && "$GASP" bench --help | grep -q -- "--mpi"; th
     "${MPI[@]}" "$GASP" bench --target r300 --samples 3 --mpi --resume -o mpi2.jsonl >"$TMP/out" 2>"$TMP/err" && ok || { bad "mpi --resume"; cat "$TMP/err"; }
     same one.jsonl mpi2.jsonl && ok || bad "MPI resume completes the file"
     grep -q "0 duplicate(s) dropped, 0 conflict(s)" "$TMP/err" && ok || { bad "MPI resume redid nothing"; cat "$TMP/err"; }
+    # --resume over a complete file: no rank redoes anything (rank 0 sends the file to the others)
+    cp one.jsonl mpi3.jsonl
+    "${MPI[@]}" "$GASP" bench --target r300 --samples 3 --mpi --resume -o mpi3.jsonl >"$TMP/out" 2>"$TMP/err" && ok || bad "mpi --resume, complete"
+    [ "$(grep -c '^0 record(s) written to mpi3.jsonl.part-' "$TMP/err")" = 2 ] && same one.jsonl mpi3.jsonl && ok || { bad "complete file: nothing redone"; cat "$TMP/err"; }
   else
     bad "mpirun -n 2 gasp bench --mpi: exit $rc"
     cat "$TMP/err" | head -30
