@@ -111,7 +111,8 @@ typedef struct {
 static int bench_worker_init(void *vc, int w) {
   bench_ctx *c = vc;
   c->base_task = -1;
-  if (c->t->exec != GASP_EXEC_CUDA || c->pool) return 0;
+  /* no GPU when the first worker was asked (why says so): every worker records the run stage as skipped */
+  if (c->t->exec != GASP_EXEC_CUDA || c->pool || c->ngpu == 0) return 0;
   gasp_pool_opts po;
   gasp_pool_default_opts(&po);
   po.spares = c->fresh ? 0 : c->spares;
@@ -477,7 +478,8 @@ int cmd_bench(int argc, char **argv) {
   /* the GPUs: the first worker tells how many this process sees (the CLI never loads libcuda itself) */
   gasp_pool_opts po;
   gasp_pool_default_opts(&po);
-  po.spares = fresh ? 0 : spares;
+  /* asked for several workers (or a rank's GPU): this pool only counts the GPUs, so no spares for it */
+  po.spares = fresh || workers > 1 || per_gpu || mpi ? 0 : spares;
   po.fresh_per_job = fresh;
   gasp_pool *pool = t->exec == GASP_EXEC_CUDA && nitems ? cli_open_pool(&po, c.why, sizeof c.why) : NULL;
   c.ngpu = pool ? gasp_pool_device_count(pool) : 0;
@@ -489,8 +491,12 @@ int cmd_bench(int argc, char **argv) {
     gasp_pool_close(pool); /* each worker opens its own, on its GPU */
     pool = NULL;
   }
+  if (pool && po.spares != (fresh ? 0 : spares)) {
+    gasp_pool_close(pool); /* counted without spares; the one worker here wants them */
+    pool = NULL;
+  }
   c.pool = pool;
-  if (!pool && t->exec == GASP_EXEC_CUDA && !quiet && c.nworkers == 1 && c.why[0])
+  if (t->exec == GASP_EXEC_CUDA && !quiet && c.ngpu == 0 && c.why[0])
     fprintf(stderr, "gasp bench: note: no GPU run stage: %s; candidates are checked and assembled, and recorded as skipped\n", c.why);
   if (!quiet && (c.nworkers > 1 || shard_n > 1))
     fprintf(stderr, "gasp bench: %zu item(s)%s for %d worker(s)%s%s\n", nitems, shard_n > 1 ? " of this shard" : "",
