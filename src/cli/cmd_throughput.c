@@ -177,14 +177,14 @@ int cmd_throughput(int argc, char **argv) {
   double tk = workers > 1 ? run_workers(workers, ngpu, p, np, n, &pk, &fk) : 0;
   po.fresh_per_job = 1;
   pool = cli_open_pool(&po, why, sizeof why);
-  double tf = pool ? run_mode(pool, p, np, nfresh, &pf, &ff) : -1;
+  double tf = pool && nfresh > 0 ? run_mode(pool, p, np, nfresh, &pf, &ff) : -1;
   gasp_pool_close(pool);
   printf("device: GPU 0, %d task(s): ", np);
   for (int i = 0; i < np; i++) printf("%s%s", i ? ", " : "", p[i].task->id);
   printf("\nptxas: %.1f ms per candidate (not part of the figures below)\n\n", 1e3 * t_asm / np);
   printf("%-28s %10s %10s %12s %12s %7s\n", "mode", "candidates", "seconds", "per second", "ms each", "passed");
   printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", "persistent worker", n, tp, n / tp, 1e3 * tp / n, pa);
-  if (tf > 0) printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", "one process per candidate", nfresh, tf, nfresh / tf,
+  if (nfresh > 0 && tf > 0) printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", "one process per candidate", nfresh, tf, nfresh / tf,
                      1e3 * tf / nfresh, pf);
   if (workers > 1 && tk > 0) {
     char label[64];
@@ -192,7 +192,7 @@ int cmd_throughput(int argc, char **argv) {
     snprintf(label, sizeof label, "%d workers on %d GPU%s", workers, used, used > 1 ? "s" : "");
     printf("%-28s %10d %10.3f %12.1f %12.3f %7d\n", label, n, tk, n / tk, 1e3 * tk / n, pk);
   }
-  if (tf > 0) printf("ratio persistent/per-process: %.1fx\n", (n / tp) / (nfresh / tf));
+  if (nfresh > 0 && tf > 0) printf("ratio persistent/per-process: %.1fx\n", (n / tp) / (nfresh / tf));
   if (workers > 1 && tk > 0) printf("ratio %d workers/1 worker: %.2fx\n", workers, (n / tk) / (n / tp));
   if (workers > 1 && tk <= 0) printf("%d workers: could not run (a worker did not start)\n", workers);
   printf("persistent, per candidate (%.1f jobs): inputs and CPU reference (cached per task and trial) %.3f ms, worker round trip %.3f ms (of which "
