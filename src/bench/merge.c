@@ -17,7 +17,7 @@ typedef struct {
   size_t seq; /* input order: the first of equal keys wins */
   char task[64], target[32], backend[32], model[128], variant[48];
   long long seed;
-  int sample, turn, infra, order;
+  int sample, turn, infra, order, grammar;
 } mrec;
 
 struct gasp_merge {
@@ -25,7 +25,17 @@ struct gasp_merge {
   size_t n, cap;
   size_t inputs, lines, bad_lines;
   const gasp_taskset *suite;
+  const char *exp_target;
+  const char *const *exp_ids;
+  int exp_n, exp_samples;
 };
+
+void gasp_merge_expect(gasp_merge *m, const char *target, const char *const *ids, int n, int samples) {
+  m->exp_target = target;
+  m->exp_ids = ids;
+  m->exp_n = n;
+  m->exp_samples = samples;
+}
 
 gasp_merge *gasp_merge_new(void) { return calloc(1, sizeof(gasp_merge)); }
 
@@ -90,6 +100,7 @@ int gasp_merge_add(gasp_merge *m, const char *name, const char *data, size_t len
         r->sample = (int)json_integer_value(json_object_get(o, "sample"));
         r->turn = (int)json_integer_value(json_object_get(o, "turn"));
         r->infra = json_is_true(json_object_get(o, "infra_error"));
+        r->grammar = json_is_true(json_object_get(o, "grammar"));
         m->n++;
       }
       json_decref(o);
@@ -130,6 +141,7 @@ static int cmp_group(const mrec *a, const mrec *b) {
   if ((c = strcmp(a->backend, b->backend))) return c;
   if ((c = strcmp(a->model, b->model))) return c;
   if ((c = strcmp(a->variant, b->variant))) return c;
+  if (a->grammar != b->grammar) return a->grammar < b->grammar ? -1 : 1;
   return a->seed < b->seed ? -1 : a->seed > b->seed;
 }
 
@@ -237,6 +249,40 @@ int gasp_merge_write(gasp_merge *m, FILE *out, gasp_merge_report *rep, gasp_diag
   for (size_t i = 0; i < nkept; i++)
     if (kept[i]->turn == 0) g[ng++] = kept[i];
   if (ng) qsort(g, ng, sizeof *g, cmp_grid);
+  if (m->exp_target) {
+    /* the grid the run was asked for, per configuration of the target */
+    int any = 0;
+    unsigned char *have = calloc((size_t)m->exp_n * (size_t)m->exp_samples + 1, 1);
+    for (size_t i = 0; have && i < ng;) {
+      size_t j = i + 1;
+      while (j < ng && !cmp_group(g[i], g[j])) j++;
+      if (!strcmp(g[i]->target, m->exp_target)) {
+        any = 1;
+        memset(have, 0, (size_t)m->exp_n * (size_t)m->exp_samples);
+        for (size_t a = i; a < j; a++)
+          for (int t = 0; t < m->exp_n; t++)
+            if (!strcmp(m->exp_ids[t], g[a]->task)) {
+              if (g[a]->sample >= 0 && g[a]->sample < m->exp_samples) have[t * m->exp_samples + g[a]->sample] = 1;
+              break;
+            }
+        for (int t = 0; t < m->exp_n; t++)
+          for (int smp = 0; smp < m->exp_samples; smp++)
+            if (!have[t * m->exp_samples + smp]) {
+              rep->missing++;
+              if (shown++ < 20)
+                gasp_diags_add(d, GASP_SEV_WARNING, GASP_CLASS_ERROR, 0, 0, "missing: %s sample %d (%s, %s, %s, %s, seed %lld)",
+                               m->exp_ids[t], smp, g[i]->target, g[i]->backend, g[i]->model, g[i]->variant, g[i]->seed);
+            }
+      }
+      i = j;
+    }
+    if (!any) {
+      rep->missing += (size_t)m->exp_n * (size_t)m->exp_samples;
+      gasp_diags_add(d, GASP_SEV_WARNING, GASP_CLASS_ERROR, 0, 0, "missing: no record at all for target %s", m->exp_target);
+    }
+    free(have);
+    ng = 0; /* the implied grid below is not needed */
+  }
   for (size_t i = 0; i < ng;) {
     size_t j = i + 1;
     int maxs = g[i]->sample;

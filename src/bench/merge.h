@@ -18,6 +18,12 @@ void gasp_merge_free(gasp_merge *m);
  * Without it tasks are ordered by name. The taskset must outlive the merge. */
 void gasp_merge_set_suite(gasp_merge *m, const gasp_taskset *ts);
 
+/* What the run was asked to do: every task in ids (n of them) with samples 0 .. samples-1 on `target`, for each
+ * configuration (backend, model, variant, grammar, seed) of that target found in the inputs. Missing work is
+ * then counted against this grid rather than the one the inputs imply, so a task absent from every input is
+ * seen too. The strings must outlive the merge. */
+void gasp_merge_expect(gasp_merge *m, const char *target, const char *const *ids, int n, int samples);
+
 /* Adds the JSONL records in data (name is used in messages and must outlive the merge). Lines that are not
  * records (a torn last line after a kill) are counted and skipped. Returns 0, or -1 when out of memory. */
 int gasp_merge_add(gasp_merge *m, const char *name, const char *data, size_t len);
@@ -34,7 +40,7 @@ typedef struct {
 } gasp_merge_report;
 
 /* Writes the merged records, one line each, sorted by suite task order, target, backend, model, variant,
- * seed, sample, turn (a one-process bench with one backend writes this order too). Each conflict and each
+ * grammar, seed, sample, turn (a one-process bench with one backend writes this order too). Each conflict and each
  * missing cell (up to 20 of each) becomes a diagnostic in d (conflicts are errors, missing work warnings).
  * Returns 0, or -1 when writing failed. */
 int gasp_merge_write(gasp_merge *m, FILE *out, gasp_merge_report *rep, gasp_diags *d);

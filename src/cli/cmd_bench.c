@@ -84,6 +84,8 @@ int cli_mpi_fetch(const char *out, int rank, char *local, size_t cap);
 /* One work item: a (task, backend, sample) cell, with all its repair turns. */
 typedef struct {
   int task, backend, sample;
+  int first_turn;        /* > 0: --resume continues a repair chain an interruption cut, after turn first_turn-1 */
+  const char *prev_from; /* the results file holding that turn */
 } bench_item;
 
 /* Everything a worker needs to judge an item, and what the writer needs to record it. Each worker process
@@ -166,7 +168,16 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
   /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
    * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
   char *prev_answer = NULL, *failure = NULL;
-  for (int turn = 0; turn <= c->repair; turn++) {
+  if (it->first_turn > 0) {
+    gasp_record prev;
+    if (gasp_results_read_record(it->prev_from, task->id, t->name, b->name, b->model, c->variant, b->grammar, s,
+                                 (uint64_t)c->seed, it->first_turn - 1, &prev) == 0) {
+      prev_answer = gasp_strdup(prev.answer ? prev.answer : "");
+      failure = cli_describe_failure(&prev);
+      gasp_record_free(&prev);
+    }
+  }
+  for (int turn = prev_answer ? it->first_turn : 0; turn <= c->repair; turn++) {
     gasp_record rec;
     gasp_record_init(&rec);
     gasp_strlcpy(rec.task, task->id, sizeof rec.task);
@@ -175,6 +186,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
     gasp_strlcpy(rec.backend, b->name, sizeof rec.backend);
     gasp_strlcpy(rec.model, b->model, sizeof rec.model);
     gasp_strlcpy(rec.variant, c->variant, sizeof rec.variant);
+    rec.grammar = b->grammar;
     rec.sample = s;
     rec.turn = turn;
     /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
@@ -190,6 +202,10 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
     rec.t_generate_s = ans.seconds;
     rec.tokens = ans.tokens;
     if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
+    rec.truncated = ans.truncated;
+    rec.logprobs = ans.logprobs;
+    rec.nlogprobs = ans.nlogprobs;
+    ans.logprobs = NULL;
     int keep = 1;
     if (g) {
       rec.cls = GASP_CLASS_ERROR;
@@ -272,21 +288,33 @@ int cmd_bench(int argc, char **argv) {
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0}, urls = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, workers = 0, per_gpu = 0, mpi = 0,
-      endpoint_limit = 0, request_timeout = 300;
-  double temperature = 0.2, top_p = 0.95;
+      endpoint_limit = 0, request_timeout = 300, parallel = 0, gpu_layers = 0, ctx = 0, logprobs = 0, top_k = 0,
+      threads = 0;
+  const char *grammar = "off";
+  double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"tasks", 0, OPT_STR, "GLOB", "task ids to run (default all)", &glob},
       {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
       {"samples", 'k', OPT_INT, "K", "answers per task (default 1)", &samples},
-      {"backend", 'b', OPT_MULTI, "B", "reference | files | openai (repeatable; default reference)", &backends},
+      {"backend", 'b', OPT_MULTI, "B", "reference | files | openai | llama (repeatable; default llama when a model "
+                                       "is set by --model PATH.gguf or GASP_MODEL, else reference)", &backends},
       {"output", 'o', OPT_STR, "FILE", "results file (JSONL), required", &out},
       {"resume", 0, OPT_FLAG, NULL, "skip candidates already in the results file", &resume},
       {"variant", 0, OPT_STR, "V", "prompt variant (default constrained+example+facts)", &variant},
       {"answers", 0, OPT_STR, "PATH", "files backend: directory of <task>.<sample>.txt or a JSONL file", &answers},
       {"url", 0, OPT_MULTI, "URL", "openai backend: base URL, e.g. http://127.0.0.1:8080/v1; repeat or comma-separate for a pool, URL#N limits one to N requests at once", &urls},
       {"endpoint-limit", 0, OPT_INT, "N", "openai backend: requests at once per endpoint unless URL#N says (default: no limit)", &endpoint_limit},
-      {"model", 0, OPT_STR, "NAME", "openai backend: model name", &model},
+      {"model", 'm', OPT_STR, "M", "llama backend: the GGUF file (default $GASP_MODEL); openai backend: model name", &model},
+      {"grammar", 0, OPT_STR, "on|off", "llama backend: decode under the target's GBNF grammar (default off)", &grammar},
+      {"parallel", 0, OPT_INT, "N", "llama backend: samples of one prompt decoded together in one batch (default: "
+                                    "all samples, at most 32)", &parallel},
+      {"gpu-layers", 0, OPT_INT, "N", "llama backend: layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
+      {"ctx", 0, OPT_INT, "N", "llama backend: context for the prompt in tokens (default 4096)", &ctx},
+      {"threads", 0, OPT_INT, "N", "llama backend: CPU threads (default all cores)", &threads},
+      {"logprobs", 0, OPT_FLAG, NULL, "llama backend: record each token's log-probability and top 5 alternatives", &logprobs},
+      {"top-k", 0, OPT_INT, "K", "llama backend: top-k sampling (default off)", &top_k},
+      {"min-p", 0, OPT_DOUBLE, "X", "llama backend: min-p sampling (default off)", &min_p},
       {"key-env", 0, OPT_STR, "VAR", "openai backend: environment variable with the API key (default GASP_API_KEY)", &key_env},
       {"chat", 0, OPT_FLAG, NULL, "openai backend: use /chat/completions instead of raw completions", &chat},
       {"temperature", 0, OPT_DOUBLE, "X", "sampling temperature (default 0.2)", &temperature},
@@ -317,8 +345,8 @@ int cmd_bench(int argc, char **argv) {
       "Scaling out. The work list is every (task, backend, sample) in suite order. --workers K runs K worker\n"
       "processes, each with its own GPU worker (workers go round the visible GPUs), taking one item at a time;\n"
       "records are still written in work-list order, so the file matches a one-worker run record for record\n"
-      "(timings aside). --shard I/N keeps items I, I+N, I+2N, ... of the work list; 'gasp merge' joins the\n"
-      "shards' files. --mpi (mpirun -n N gasp bench --mpi ...) gives rank R shard R/N and GPU (node-local rank\n"
+      "(timings aside). --shard I/N keeps the I-th of N contiguous, equal slices of the work list; 'gasp merge'\n"
+      "joins the shards' files. --mpi (mpirun -n N gasp bench --mpi ...) gives rank R shard R/N and GPU (node-local rank\n"
       "mod GPUs); each rank writes FILE.part-R-of-N as it goes, and at the end rank 0 merges them into FILE\n"
       "and the parts are removed. After an interruption the parts stay: rerun with --resume (each rank skips\n"
       "what FILE and its part hold) or merge them with 'gasp merge'.\n\n"
@@ -379,7 +407,22 @@ int cmd_bench(int argc, char **argv) {
   char part[4200];
   snprintf(part, sizeof part, "%s.part-%d-of-%d", out, rank, nranks);
   const char *wpath = mpi ? part : out;
-  if (!backends.n) backends.v[backends.n++] = "reference";
+  if (strcmp(grammar, "on") && strcmp(grammar, "off")) {
+    gasp_cli_error("bench", "--grammar must be on or off");
+    return GASP_EXIT_USAGE;
+  }
+  const char *env_model = getenv("GASP_MODEL");
+  if (!backends.n) /* the embedded model is the default once one is configured */
+    backends.v[backends.n++] = (model && gasp_str_ends_with(model, ".gguf")) || (!model && env_model && *env_model)
+                                   ? "llama" : "reference";
+  /* the llama backend decodes a task's samples together in one batch, with threads (and maybe a CUDA context)
+   * that a forked worker would not have: it keeps to one worker per process; more processes via --shard/--mpi */
+  int has_llama = 0;
+  for (int i = 0; i < backends.n; i++) has_llama |= !strcmp(backends.v[i], "llama");
+  if (has_llama && (workers > 1 || per_gpu > 1)) {
+    gasp_cli_error("bench", "the llama backend runs in one worker per process; use --shard or --mpi for more processes");
+    return GASP_EXIT_USAGE;
+  }
   gasp_taskset ts;
   if (cli_load_tasks("bench", &ts, 0) && !ts.count) return GASP_EXIT_ENV;
   int ntasks = 0;
@@ -396,11 +439,23 @@ int cmd_bench(int argc, char **argv) {
     snprintf(urlbuf + strlen(urlbuf), sizeof urlbuf - strlen(urlbuf), "%s%s", i ? "," : "", urls.v[i]);
   gasp_backend *bk[16] = {0};
   gasp_backend_opts bo = {answers, urls.n ? urlbuf : NULL, model, key_env, request_timeout > 0 ? request_timeout : 300, retries};
+  bo.gpu_layers = gpu_layers;
+  bo.n_ctx = ctx;
+  bo.parallel = parallel > 0 ? parallel : (samples < 32 ? samples : 32);
+  bo.grammar = !strcmp(grammar, "on");
+  bo.logprobs = logprobs;
+  bo.threads = threads;
   bo.endpoint_limit = endpoint_limit;
   bo.notice = cli_notice;
   for (int i = 0; i < backends.n; i++) {
     char err[512];
     bk[i] = gasp_backend_open(backends.v[i], &bo, err, sizeof err);
+    if (!bk[i] && !strcmp(backends.v[i], "llama")) {
+      gasp_cli_error("bench", "%s", err);
+      for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_ENV; /* a missing or broken model is the environment, not the command line */
+    }
     if (!bk[i]) {
       gasp_cli_error("bench", "%s", err);
       for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
@@ -419,28 +474,45 @@ int cmd_bench(int argc, char **argv) {
     }
     int bad = gasp_rows_load(mpi ? seen : out, &done, err, sizeof err) ||
               (mpi && gasp_rows_load(part, &done_part, err, sizeof err));
-    if (mpi && rank != 0 && seen[0]) unlink(seen);
     if (bad) {
+      if (mpi && rank != 0 && seen[0]) unlink(seen);
       gasp_cli_error("bench", "%s", err);
       return GASP_EXIT_ENV;
     }
   }
-  /* the work list: every (task, backend, sample) in suite order, this shard's share, less what is recorded */
+  /* the work list: every (task, backend, sample) in suite order; a shard is one of N contiguous slices of it, so
+   * the samples of a task stay together (the llama backend decodes them in one batch, fixtures are made once) */
   int total_all = ntasks * samples * backends.n, skipped_resume = 0, k = 0;
-  bench_item *items = calloc((size_t)total_all, sizeof *items);
+  int lo = (int)((long long)total_all * shard_i / shard_n), hi = (int)((long long)total_all * (shard_i + 1) / shard_n);
+  bench_item *items = calloc((size_t)total_all + 1, sizeof *items);
   size_t nitems = 0;
   for (size_t ti = 0; ti < ts.count; ti++) {
     const gasp_task *task = &ts.items[ti];
     if (!gasp_glob_match(glob, task->id) || (level >= 0 && task->level != level) || !gasp_task_fits(task, t->isa)) continue;
     for (int bi = 0; bi < backends.n; bi++)
       for (int s = 0; s < samples; s++, k++) {
-        if (k % shard_n != shard_i) continue;
-        if (resume && (gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s, (uint64_t)seed) ||
-                       gasp_rows_has(&done_part, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s, (uint64_t)seed))) {
-          skipped_resume++;
-          continue;
+        if (k < lo || k >= hi) continue;
+        bench_item it = {(int)ti, bi, s, 0, NULL};
+        if (resume) {
+          /* the last recorded turn, in the results file or (under MPI) this rank's part */
+          int c0 = 0, c1 = 0;
+          int l0 = gasp_rows_last_turn(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, bk[bi]->grammar,
+                                       s, (uint64_t)seed, &c0);
+          int l1 = gasp_rows_last_turn(&done_part, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
+                                       bk[bi]->grammar, s, (uint64_t)seed, &c1);
+          int last = l1 > l0 ? l1 : l0, lcls = l1 > l0 ? c1 : c0;
+          int open_chain = last >= 0 && last < repair && lcls != GASP_CLASS_PASS && lcls != GASP_CLASS_SKIPPED &&
+                           lcls != GASP_CLASS_ERROR;
+          if (open_chain) {
+            /* an interruption cut this repair chain: continue it from the last recorded turn */
+            it.first_turn = last + 1;
+            it.prev_from = l1 > l0 ? part : (mpi ? seen : out);
+          } else if (last >= 0) {
+            skipped_resume++;
+            continue;
+          }
         }
-        items[nitems++] = (bench_item){(int)ti, bi, s};
+        items[nitems++] = it;
       }
   }
   FILE *f = fopen(wpath, resume ? "ae" : "we"); /* close-on-exec: workers and tools must not inherit it */
@@ -461,6 +533,9 @@ int cmd_bench(int argc, char **argv) {
   c.gp.max_tokens = max_tokens;
   c.gp.seed = (uint64_t)seed;
   c.gp.chat = chat;
+  c.gp.top_k = top_k;
+  c.gp.min_p = min_p;
+  c.gp.n_samples = samples;
   for (int i = 0; i < stops.n && i < 4; i++) c.gp.stop[i] = stops.v[i];
   c.repair = repair;
   c.rewrite = rewrite;
@@ -473,7 +548,7 @@ int cmd_bench(int argc, char **argv) {
   c.items = items;
   c.f = f;
   c.out = wpath;
-  c.total = total_all / shard_n + (shard_i < total_all % shard_n);
+  c.total = hi - lo;
   c.count = skipped_resume;
   /* the GPUs: the first worker tells how many this process sees (the CLI never loads libcuda itself) */
   gasp_pool_opts po;
@@ -516,6 +591,7 @@ int cmd_bench(int argc, char **argv) {
   gasp_rows_free(&done);
   gasp_rows_free(&done_part);
   free(items);
+  if (mpi && rank != 0 && seen[0]) unlink(seen);
   int written = c.written;
   if (!quiet) fprintf(stderr, "%d record(s) written to %s%s\n", written, wpath,
                       skipped_resume ? " (the rest were recorded already)" : "");

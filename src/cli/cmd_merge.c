@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../bench/merge.h"
+#include "../core/util.h"
 #include "cli.h"
 #include "common.h"
 
@@ -47,25 +48,30 @@ int cli_merge_to(const char *cmd, gasp_merge *m, const char *path, gasp_merge_re
 }
 
 int cmd_merge(int argc, char **argv) {
-  const char *out = NULL;
-  int strict = 0, quiet = 0;
+  const char *out = NULL, *target = NULL, *glob = "*";
+  int strict = 0, quiet = 0, samples = 0, level = -1;
   gasp_opt opts[] = {
       {"output", 'o', OPT_STR, "FILE", "merged results file (JSONL), required; may be one of the inputs", &out},
       {"strict", 0, OPT_FLAG, NULL, "exit 1 when work is missing, not only on conflicts", &strict},
+      {"target", 't', OPT_STR, "T", "the run's target: with --samples, missing work is counted against the suite", &target},
+      {"tasks", 0, OPT_STR, "GLOB", "the run's --tasks (default all)", &glob},
+      {"level", 0, OPT_INT, "L", "the run's --level", &level},
+      {"samples", 'k', OPT_INT, "K", "the run's --samples (needs --target)", &samples},
       {"quiet", 'q', OPT_FLAG, NULL, "no summary line", &quiet},
       {0}};
   gasp_cmd_spec spec = {
-      "merge", "A.jsonl B.jsonl ... -o ALL.jsonl [--strict]",
+      "merge", "A.jsonl B.jsonl ... -o ALL.jsonl [--strict] [--target T --samples K [--tasks GLOB] [--level L]]",
       "Merge results files (shards of one run) into one, deduplicated by the resume key.",
       "Records are copied verbatim. Two records are the same candidate when task, target, backend, model,\n"
-      "variant, seed, sample and repair turn agree (the key --resume uses, plus the turn). The same candidate\n"
+      "variant, grammar, seed, sample and repair turn agree (the key --resume uses, plus the turn). The same candidate\n"
       "twice with the same content (answer, class, stage, diagnostics; timings aside) is an overlap, kept once;\n"
       "with different content it is a conflict: the first input's record is kept and the conflict reported\n"
       "(exit 1). An infra-error record gives way to a real one of the same key. Output order: the suite's task\n"
       "order, then target, backend, model, variant, seed, sample, turn (what a one-process bench with one\n"
       "backend writes). Missing work: for each configuration, every task present should have samples 0 up to\n"
       "the largest present; the cells that do not are listed (exit 1 with --strict). A task absent from every\n"
-      "input cannot be seen this way: compare 'gasp tasks --target T' when that matters.",
+      "input cannot be seen that way: give the run's --target, --samples (and --tasks, --level) and the grid\n"
+      "is the suite's tasks for that target times samples 0..K-1.",
       opts};
   const char *pos[256];
   int npos;
@@ -80,8 +86,30 @@ int cmd_merge(int argc, char **argv) {
   gasp_diags_init(&td);
   int have_suite = gasp_taskset_load(gasp_tasks_dir(), &ts, &td) == 0;
   gasp_diags_free(&td);
+  if ((samples > 0) != (target != NULL) || samples < 0) {
+    gasp_cli_error("merge", "--target and --samples go together");
+    if (have_suite) gasp_taskset_free(&ts);
+    return GASP_EXIT_USAGE;
+  }
   gasp_merge *m = gasp_merge_new();
   if (have_suite) gasp_merge_set_suite(m, &ts);
+  const char **ids = NULL;
+  if (target) {
+    const gasp_target *t = cli_target("merge", target);
+    if (!t || !have_suite) {
+      if (!have_suite) gasp_cli_error("merge", "--target needs the task suite ($GASP_TASKS_DIR)");
+      gasp_merge_free(m);
+      if (have_suite) gasp_taskset_free(&ts);
+      return t ? GASP_EXIT_ENV : GASP_EXIT_USAGE;
+    }
+    ids = calloc(ts.count + 1, sizeof *ids);
+    int n = 0;
+    for (size_t i = 0; i < ts.count; i++)
+      if (gasp_glob_match(glob, ts.items[i].id) && (level < 0 || ts.items[i].level == level) &&
+          gasp_task_fits(&ts.items[i], t->isa))
+        ids[n++] = ts.items[i].id;
+    gasp_merge_expect(m, t->name, ids, n, samples);
+  }
   for (int i = 0; i < npos; i++) {
     char err[512];
     if (gasp_merge_add_file(m, pos[i], err, sizeof err)) {
@@ -101,6 +129,7 @@ int cmd_merge(int argc, char **argv) {
   }
   gasp_diags_free(&d);
   gasp_merge_free(m);
+  free(ids);
   if (have_suite) gasp_taskset_free(&ts);
   return rc;
 }

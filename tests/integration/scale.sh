@@ -58,10 +58,16 @@ sed '1s/"class":"pass"/"class":"wrong"/' s0.jsonl >conflict.jsonl
 expect_rc 1 "merge with a conflict" "$GASP" merge s0.jsonl conflict.jsonl s1.jsonl s2.jsonl -o m3.jsonl
 grep -q "conflict: .* differs between 's0.jsonl' and 'conflict.jsonl'" "$TMP/err" && ok || { bad "conflict named"; cat "$TMP/err"; }
 same one.jsonl m3.jsonl && ok || bad "the first input's record kept on conflict"
-# missing work: one shard left out
-expect_rc 0 "merge with a missing shard" "$GASP" merge s0.jsonl s2.jsonl -o m4.jsonl
-grep -q "missing: .* sample" "$TMP/err" && grep -q "$c1 (task, sample) cell(s) missing" "$TMP/err" && ok || { bad "missing work reported"; cat "$TMP/err"; }
-expect_rc 1 "merge --strict with missing work" "$GASP" merge --strict s0.jsonl s2.jsonl -o m4.jsonl
+# missing work: a record lost from a shard shows against the grid the inputs imply; a whole shard (whole
+# tasks) only against the run's own grid (--target, --samples)
+head -n $((c1 - 1)) s1.jsonl >s1cut.jsonl
+expect_rc 0 "merge with a record missing" "$GASP" merge s0.jsonl s1cut.jsonl s2.jsonl -o m4.jsonl
+grep -q "missing: .* sample 2 " "$TMP/err" && grep -q " 1 (task, sample) cell(s) missing" "$TMP/err" && ok || { bad "a missing record reported"; cat "$TMP/err"; }
+expect_rc 1 "merge --strict with missing work" "$GASP" merge --strict s0.jsonl s1cut.jsonl s2.jsonl -o m4.jsonl
+expect_rc 0 "merge with a shard left out, run's grid given" "$GASP" merge --target r300 --samples 3 s0.jsonl s2.jsonl -o m4.jsonl
+grep -q " $c1 (task, sample) cell(s) missing" "$TMP/err" && ok || { bad "a whole missing shard reported"; cat "$TMP/err"; }
+expect_rc 0 "merge complete against the run's grid" "$GASP" merge --target r300 --samples 3 s0.jsonl s1.jsonl s2.jsonl -o m4.jsonl
+grep -q " 0 (task, sample) cell(s) missing" "$TMP/err" && ok || { bad "complete against the grid"; cat "$TMP/err"; }
 # an infra-error record gives way to a real one
 sed '1s/"gpu_ran":true/"gpu_ran":false,"infra_error":true/;1s/"class":"pass"/"class":"error"/' s0.jsonl >infra.jsonl
 expect_rc 0 "merge an infra error" "$GASP" merge infra.jsonl s0.jsonl s1.jsonl s2.jsonl -o m5.jsonl
