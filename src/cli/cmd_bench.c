@@ -345,8 +345,8 @@ int cmd_bench(int argc, char **argv) {
       "Scaling out. The work list is every (task, backend, sample) in suite order. --workers K runs K worker\n"
       "processes, each with its own GPU worker (workers go round the visible GPUs), taking one item at a time;\n"
       "records are still written in work-list order, so the file matches a one-worker run record for record\n"
-      "(timings aside). --shard I/N keeps the I-th of N contiguous, equal slices of the work list; 'gasp merge'\n"
-      "joins the shards' files. --mpi (mpirun -n N gasp bench --mpi ...) gives rank R shard R/N and GPU (node-local rank\n"
+      "(timings aside). --shard I/N keeps the I-th of N contiguous slices of the work list, cut between tasks\n"
+      "when there are enough; 'gasp merge' joins the shards' files. --mpi (mpirun -n N gasp bench --mpi ...) gives rank R shard R/N and GPU (node-local rank\n"
       "mod GPUs); each rank writes FILE.part-R-of-N as it goes, and at the end rank 0 merges them into FILE\n"
       "and the parts are removed. After an interruption the parts stay: rerun with --resume (each rank skips\n"
       "what FILE and its part hold) or merge them with 'gasp merge'.\n\n"
@@ -480,10 +480,19 @@ int cmd_bench(int argc, char **argv) {
       return GASP_EXIT_ENV;
     }
   }
-  /* the work list: every (task, backend, sample) in suite order; a shard is one of N contiguous slices of it, so
-   * the samples of a task stay together (the llama backend decodes them in one batch, fixtures are made once) */
-  int total_all = ntasks * samples * backends.n, skipped_resume = 0, k = 0;
-  int lo = (int)((long long)total_all * shard_i / shard_n), hi = (int)((long long)total_all * (shard_i + 1) / shard_n);
+  /* the work list: every (task, backend, sample) in suite order; a shard is one of N contiguous slices of it.
+   * The cuts fall between (task, backend) rows when there are at least N rows, so a task's samples stay
+   * together: the llama backend decodes them in one batch (a batch cut in two decodes differently), and the
+   * fixtures and the baseline are made once. */
+  int total_all = ntasks * samples * backends.n, skipped_resume = 0, k = 0, rows = ntasks * backends.n;
+  int lo, hi;
+  if (rows >= shard_n) {
+    lo = (int)((long long)rows * shard_i / shard_n) * samples;
+    hi = (int)((long long)rows * (shard_i + 1) / shard_n) * samples;
+  } else {
+    lo = (int)((long long)total_all * shard_i / shard_n);
+    hi = (int)((long long)total_all * (shard_i + 1) / shard_n);
+  }
   bench_item *items = calloc((size_t)total_all + 1, sizeof *items);
   size_t nitems = 0;
   for (size_t ti = 0; ti < ts.count; ti++) {
