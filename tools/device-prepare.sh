@@ -7,4 +7,7 @@ cd "$(dirname "$0")/.."
 ./setup.sh --no-bench
 mkdir -p build/devlibs
 cp -L /usr/lib/x86_64-linux-gnu/libyaml-0.so.2 /usr/lib/x86_64-linux-gnu/libjansson.so.4 build/devlibs/
+# gasp links Open MPI when CMake found it (bench --mpi) and the GPU machine has none: carry its libraries.
+# MPI_Init runs only with --mpi, so Open MPI's plugins are not needed there.
+ldd build/gasp | awk '/libmpi|libopen-(rte|pal)|libhwloc|libevent/ {print $3}' | xargs -r cp -L -t build/devlibs/
 du -sh build

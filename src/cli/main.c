@@ -18,6 +18,7 @@ static const struct {
     {"run", cmd_run, "assemble, run on the GPU and verify an answer against a task"},
     {"bench", cmd_bench, "generate and evaluate answers for many tasks (JSONL results, resumable)"},
     {"report", cmd_report, "summarise a results file"},
+    {"merge", cmd_merge, "merge results files of shards or MPI ranks into one"},
     {"experiment", cmd_experiment, "rerun the source article's experiment matrix for one model"},
     {"throughput", cmd_throughput, "measure candidates verified per second on the GPU"},
     {"genspeed", cmd_genspeed, "measure the llama backend's tokens per second (parallel sequences, grammar)"},

@@ -40,7 +40,7 @@ struct gasp_pool {
   int nspares;
   gasp_pool_stats st;
   char device[GASP_HELLO_NAME];
-  int cc;
+  int cc, device_count;
   gasp_wire w;
 };
 
@@ -240,6 +240,7 @@ gasp_pool *gasp_pool_open(const gasp_pool_opts *o, char *why, size_t cap) {
   }
   gasp_strlcpy(p->device, p->active.hello.device, sizeof p->device);
   p->cc = p->active.hello.cc_major * 10 + p->active.hello.cc_minor;
+  p->device_count = p->active.hello.device_count;
   top_up_spares(p);
   return p;
 }
@@ -256,6 +257,7 @@ void gasp_pool_close(gasp_pool *p) {
 
 const char *gasp_pool_device(const gasp_pool *p) { return p->device; }
 int gasp_pool_cc(const gasp_pool *p) { return p->cc; }
+int gasp_pool_device_count(const gasp_pool *p) { return p->device_count; }
 void gasp_pool_get_stats(const gasp_pool *p, gasp_pool_stats *s) { *s = p->st; }
 
 static int decode_result(gasp_wire *w, gasp_job_result *r, const worker *wk, const gasp_job *j) {

@@ -31,6 +31,8 @@ int gasp_pool_run(gasp_pool *p, const gasp_job *j, int timeout_ms, gasp_job_resu
 
 const char *gasp_pool_device(const gasp_pool *p);
 int gasp_pool_cc(const gasp_pool *p); /* e.g. 90 */
+/* How many GPUs the worker saw (cuDeviceGetCount, after CUDA_VISIBLE_DEVICES): the scheduler's GPU count. */
+int gasp_pool_device_count(const gasp_pool *p);
 
 typedef struct {
   long jobs, restarts, timeouts, crashes;

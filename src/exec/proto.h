@@ -49,6 +49,7 @@ typedef struct {
   double cuinit_ms, ctx_ms, module_ms;
   char device[GASP_HELLO_NAME];
   char error[256];
+  int32_t device_count; /* GPUs this process can see: the scheduler starts one worker per GPU */
 } gasp_hello;
 
 /* A growable byte buffer for building and reading messages. */

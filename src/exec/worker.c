@@ -37,6 +37,7 @@ typedef unsigned long long CUdeviceptr;
 static struct {
   CUresult (*Init)(unsigned);
   CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetCount)(int *);
   CUresult (*DeviceGetName)(char *, int, CUdevice);
   CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
@@ -75,6 +76,7 @@ static int load_driver(char *err, size_t cap) {
   struct { void **slot; const char *name; } syms[] = {
       {(void **)&cu.Init, "cuInit"},
       {(void **)&cu.DeviceGet, "cuDeviceGet"},
+      {(void **)&cu.DeviceGetCount, "cuDeviceGetCount"},
       {(void **)&cu.DeviceGetName, "cuDeviceGetName"},
       {(void **)&cu.DeviceGetAttribute, "cuDeviceGetAttribute"},
       {(void **)&cu.PrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
@@ -417,6 +419,7 @@ int main(int argc, char **argv) {
       describe(e, hello.error, sizeof hello.error);
     } else {
       cu.DeviceGetName(hello.device, sizeof hello.device, dev);
+      cu.DeviceGetCount(&hello.device_count); /* visible devices (CUDA_VISIBLE_DEVICES applies) */
       cu.DeviceGetAttribute(&hello.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
       cu.DeviceGetAttribute(&hello.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
       cu.DeviceGetAttribute(&hello.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);

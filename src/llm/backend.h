@@ -52,7 +52,7 @@ typedef struct {
 
 typedef struct {
   const char *answers;  /* files: a directory or a .jsonl file */
-  const char *url;      /* openai: base URL, e.g. http://127.0.0.1:8080/v1 */
+  const char *url;      /* openai: base URL, e.g. http://127.0.0.1:8080/v1, or several, comma-separated (a pool) */
   const char *model;    /* openai: model name */
   const char *key_env;  /* openai: environment variable holding the API key (default GASP_API_KEY) */
   int timeout_s;        /* openai: per request */
@@ -64,6 +64,8 @@ typedef struct {
   int grammar;          /* decode under the target's GBNF grammar */
   int logprobs;         /* record token log-probabilities */
   int threads;          /* CPU threads (0: all cores) */
+  int endpoint_limit;   /* openai: requests in flight per endpoint unless its URL#N says; 0: no limit */
+  void (*notice)(const char *msg); /* openai: endpoint health changes (never the key); may be NULL */
 } gasp_backend_opts;
 
 typedef struct gasp_backend gasp_backend;

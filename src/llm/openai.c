@@ -1,7 +1,8 @@
 /* The `openai` backend: any OpenAI-compatible server (llama-server, vLLM, Ollama, hosted APIs) through
  * libcurl. Raw /completions by default, the source article's choice (a chat template can corrupt raw
  * assembly); /chat/completions on request. The API key comes from an environment variable and is never
- * logged or written to results. Responses are parsed with jansson and bounded in size. */
+ * logged or written to results. Responses are parsed with jansson and bounded in size. Several URLs make a
+ * pool (endpoints.h): each request takes the least busy healthy endpoint and fails over past dead ones. */
 #include <curl/curl.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -13,11 +14,12 @@
 #include "../core/util.h"
 #include "../extract/extract.h"
 #include "backend.h"
+#include "endpoints.h"
 
 #define MAX_RESPONSE_BYTES (8u << 20)
 
 typedef struct {
-  char url[512];
+  gasp_endpoints *pool;
   char model[128];
   char key_env[64];
   int timeout_s, retries;
@@ -103,21 +105,27 @@ static int openai_generate(gasp_backend *b, const gasp_target *t, const gasp_tas
   gasp_gen_params pp = *p;
   pp.seed = p->seed + (uint64_t)sample + 7919u * (uint64_t)p->turn;
   char *req = build_request(s, prompt, &pp);
-  char url[600];
-  snprintf(url, sizeof url, "%s/%s", s->url, p->chat ? "chat/completions" : "completions");
   const char *key = getenv(s->key_env);
   char auth[1024] = "";
   if (key && *key) snprintf(auth, sizeof auth, "Authorization: Bearer %s", key);
   double t0 = gasp_now_s();
-  int rc = -1;
+  int rc = -1, backoffs = 0;
   char err[512] = "";
-  for (int attempt = 0; attempt <= s->retries; attempt++) {
-    if (attempt) {
+  /* one endpoint: retries + 1 attempts, each retry after a backoff (as before pools). Several: a failed
+   * endpoint is skipped for this request at once; the backoff only comes once every endpoint has failed it. */
+  int nep = gasp_endpoints_count(s->pool), attempts = s->retries + nep;
+  unsigned long long tried = 0;
+  for (int attempt = 0; attempt < attempts; attempt++) {
+    int e = gasp_endpoints_acquire(s->pool, tried);
+    if ((tried >> e) & 1) {
       /* exponential backoff: 0.5 s, 1 s, 2 s, ... capped at 16 s */
-      double wait = 0.5 * (double)(1 << (attempt - 1 < 5 ? attempt - 1 : 5));
+      double wait = 0.5 * (double)(1 << (backoffs < 5 ? backoffs : 5));
+      backoffs++;
       struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
       nanosleep(&ts, NULL);
     }
+    char url[600];
+    snprintf(url, sizeof url, "%s/%s", gasp_endpoints_url(s->pool, e), p->chat ? "chat/completions" : "completions");
     CURL *c = curl_easy_init();
     struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
     if (auth[0]) h = curl_slist_append(h, auth);
@@ -138,22 +146,29 @@ static int openai_generate(gasp_backend *b, const gasp_target *t, const gasp_tas
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     curl_slist_free_all(h);
     curl_easy_cleanup(c);
-    int retry = 0;
+    int retry = 0, healthy = 1;
     if (sk.overflow) {
       snprintf(err, sizeof err, "response larger than %u bytes", MAX_RESPONSE_BYTES);
     } else if (cr != CURLE_OK) {
       snprintf(err, sizeof err, "request to %.300s failed: %s", url, curl_easy_strerror(cr));
       retry = 1;
+      healthy = 0;
     } else if (status == 429 || status >= 500) {
       snprintf(err, sizeof err, "server answered HTTP %ld: %.200s", status, sk.body.data ? sk.body.data : "");
       retry = 1;
+      healthy = status == 429; /* busy, not broken: not set aside, but the next request may go elsewhere */
     } else if (status != 200) {
       snprintf(err, sizeof err, "server answered HTTP %ld: %.200s", status, sk.body.data ? sk.body.data : "");
     } else if (parse_response(sk.body.data ? sk.body.data : "", p->chat, out, err, sizeof err) == 0) {
       rc = 0;
     }
+    char why[200];
+    snprintf(why, sizeof why, "%s", cr != CURLE_OK ? curl_easy_strerror(cr) : "HTTP error");
+    if (cr == CURLE_OK && status) snprintf(why, sizeof why, "HTTP %ld", status);
+    gasp_endpoints_release(s->pool, e, healthy, why);
     gasp_str_free(&sk.body);
     if (rc == 0 || !retry) break;
+    tried |= 1ull << e;
   }
   free(req);
   out->seconds = gasp_now_s() - t0;
@@ -161,7 +176,11 @@ static int openai_generate(gasp_backend *b, const gasp_target *t, const gasp_tas
   return rc;
 }
 
-static void openai_close(gasp_backend *b) { free(b->state); }
+static void openai_close(gasp_backend *b) {
+  openai_state *s = b->state;
+  gasp_endpoints_close(s->pool);
+  free(s);
+}
 
 gasp_backend *gasp_backend_openai_open(const gasp_backend_opts *o, char *err, size_t cap) {
   const char *url = o && o->url ? o->url : getenv("GASP_OPENAI_URL");
@@ -175,9 +194,11 @@ gasp_backend *gasp_backend_openai_open(const gasp_backend_opts *o, char *err, si
     curl_ready = 1;
   }
   openai_state *s = calloc(1, sizeof *s);
-  gasp_strlcpy(s->url, url, sizeof s->url);
-  size_t n = strlen(s->url);
-  while (n && s->url[n - 1] == '/') s->url[--n] = 0;
+  s->pool = gasp_endpoints_open(url, o ? o->endpoint_limit : 0, o ? o->notice : NULL, err, cap);
+  if (!s->pool) {
+    free(s);
+    return NULL;
+  }
   const char *model = o && o->model ? o->model : getenv("GASP_OPENAI_MODEL");
   gasp_strlcpy(s->model, model && *model ? model : "default", sizeof s->model);
   gasp_strlcpy(s->key_env, o && o->key_env ? o->key_env : "GASP_API_KEY", sizeof s->key_env);
