@@ -225,13 +225,10 @@ static uint32_t fmin_hw(uint32_t a, uint32_t b, int max) {
   return (max ? x > y : x < y) ? a : b;
 }
 
-/* V_MED3_F32: with a NaN operand the result is min3 of the others' rules; else the middle value */
+/* V_MED3_F32: a NaN operand gives min3 under the min rules; else max(min(a, b), min(max(a, b), c)) */
 static uint32_t fmed3(uint32_t a, uint32_t b, uint32_t c) {
-  float x = uf(a), y = uf(b), z = uf(c);
-  if (isnan(x) || isnan(y) || isnan(z)) return fmin_hw(fmin_hw(a, b, 0), c, 0);
-  return fmin_hw(fmin_hw(a, b, 1), fmin_hw(fmin_hw(a, b, 0), c, 1), 0) == fmin_hw(a, b, 1)
-             ? fmin_hw(a, b, 1)
-             : fmin_hw(fmin_hw(a, b, 0) == a ? b : a, fmin_hw(fmin_hw(a, b, 0), c, 1), 0);
+  if (isnan(uf(a)) || isnan(uf(b)) || isnan(uf(c))) return fmin_hw(fmin_hw(a, b, 0), c, 0);
+  return fmin_hw(fmin_hw(a, b, 0), fmin_hw(fmin_hw(a, b, 1), c, 0), 1);
 }
 
 static int32_t cvt_i32(float x) {
