@@ -161,7 +161,7 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   uint8_t packet[64], queue[256], *karg = calloc(1, (l->kernarg_len ? l->kernarg_len : 4) + 256);
   st.regions = calloc((size_t)l->nregions + 3, sizeof *st.regions);
   emu_wave *waves = calloc(nw, sizeof *waves);
-  uint32_t (*vmem)[64] = calloc((size_t)nw * 258, sizeof *vmem);
+  uint32_t (*vmem)[64] = calloc((size_t)nw * 259, sizeof *vmem);
   st.lds = calloc(1, st.lds_size ? st.lds_size : 1);
   if (!karg || !st.regions || !waves || !vmem || !st.lds) {
     r->cls = GASP_CLASS_ERROR;
@@ -190,7 +190,7 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   st.nregions = l->nregions + 3;
   st.budget = l->max_wave_instructions ? l->max_wave_instructions : 200000000ull;
   for (unsigned i = 0; i < nw; i++) {
-    waves[i].v = vmem + (size_t)i * 258;
+    waves[i].v = vmem + (size_t)i * 259;
   }
   uint64_t executed = 0;
   for (uint32_t gz = 0; gz < grid[2] && !st.stop; gz++)

@@ -90,6 +90,7 @@ static void set_exec(emu_wave *w) {
 static uint32_t *vrow(S *st, emu_wave *w, unsigned reg, int write) {
   if (reg == EMU_VGPR_TEMP) return w->v[256];
   if (reg == EMU_VGPR_DPPSRC) return w->v[257];
+  if (reg == EMU_VGPR_SRC1) return w->v[258];
   if (reg >= st->prog.nvgpr) {
     emu_fail(st, w, GASP_CLASS_RANGE, "%s at .text+0x%llx uses v%u, beyond the %u VGPRs the kernel descriptor allocates",
              st->prog.insns[w->pc / 4].name, (unsigned long long)w->pc, reg, st->prog.nvgpr);
@@ -887,7 +888,7 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     FOP3(EMU_OP_V_FMAMK_F32, fmaf(x, y, z))
     FOP3(EMU_OP_V_FMAAK_F32, fmaf(x, y, z))
     FOP3(EMU_OP_V_FMA_F32, fmaf(x, y, z))
-    case EMU_OP_V_LDEXP_F32: F1; I2; (void)0; LANES d[l] = fres(st, in, ldexpf(uf(a[l]), (int32_t)b[l])); break;
+    case EMU_OP_V_LDEXP_F32: a = fsrc(st, w, in, 0, t0); b = va(st, w, in, 1, t1); LANES d[l] = fres(st, in, ldexpf(uf(a[l]), (int32_t)b[l])); break;
     case EMU_OP_V_MIN3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 0), c[l], 0))); break;
     case EMU_OP_V_MAX3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 1), c[l], 1))); break;
     case EMU_OP_V_MED3_F32: F3; LANES d[l] = fres(st, in, uf(fmed3(a[l], b[l], c[l]))); break;
@@ -1120,6 +1121,47 @@ static int valu_dpp(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
   return valu(st, w, &c, m & ok);
 }
 
+/* SDWA: each source is a byte, word or dword of its register (zero- or sign-extended), and the result lands in
+ * a byte, word or dword of the destination with the other bits zeroed, sign-extended or kept (ISA manuals,
+ * "SDWA"). Sources are selected into internal rows, the op runs into TEMP, then TEMP is merged. */
+static uint32_t sel_bits(uint32_t v, unsigned sel, int sext) {
+  if (sel == 6) return v;
+  unsigned sh = sel < 4 ? 8 * sel : 16 * (sel - 4), wd = sel < 4 ? 8 : 16;
+  uint32_t x = (v >> sh) & ((1u << wd) - 1);
+  return sext ? (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd)) : x;
+}
+
+static int valu_sdwa(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
+  unsigned L = w->lanes, nsrc = in->fmt == EMU_FMT_VOP1 ? 1 : 2;
+  uint32_t t0[64], t1[64];
+  const uint32_t *a = va(st, w, in, 0, t0), *b = nsrc > 1 ? va(st, w, in, 1, t1) : NULL;
+  if (st->stop) return -1;
+  uint32_t *s0 = w->v[257], *s1 = w->v[258];
+  for (unsigned l = 0; l < L; l++) {
+    s0[l] = sel_bits(a[l], in->src_sel[0], in->src_sext[0]);
+    if (b) s1[l] = sel_bits(b[l], in->src_sel[1], in->src_sext[1]);
+  }
+  emu_insn c = *in;
+  c.sdwa = 0;
+  c.src[0] = 256 + EMU_VGPR_DPPSRC;
+  if (b) c.src[1] = 256 + EMU_VGPR_SRC1;
+  if (in->fmt == EMU_FMT_VOPC) return valu(st, w, &c, m);
+  c.vdst = EMU_VGPR_TEMP;
+  if (valu(st, w, &c, m)) return -1;
+  uint32_t *d = vrow(st, w, in->vdst, 1);
+  if (st->stop) return -1;
+  unsigned sel = in->dst_sel, sh = sel == 6 ? 0 : sel < 4 ? 8 * sel : 16 * (sel - 4), wd = sel == 6 ? 32 : sel < 4 ? 8 : 16;
+  uint32_t field = wd == 32 ? ~0u : ((1u << wd) - 1) << sh;
+  LANES {
+    uint32_t r = (w->v[256][l] << sh) & field, old = d[l];
+    if (wd == 32) d[l] = w->v[256][l];
+    else if (in->dst_unused == 2) d[l] = (old & ~field) | r;
+    else if (in->dst_unused == 1) d[l] = ((r >> (sh + wd - 1)) & 1) ? (r | ~(field | ((1u << sh) - 1))) : r;
+    else d[l] = r;
+  }
+  return 0;
+}
+
 /* ---------- one instruction ---------- */
 
 void emu_fail(S *st, emu_wave *w, gasp_class c, const char *fmt, ...) {
@@ -1213,6 +1255,8 @@ int emu_exec_one(S *st, emu_wave *w) {
         }
       } else if (in->dpp) {
         rc = valu_dpp(st, w, in, m);
+      } else if (in->sdwa) {
+        rc = valu_sdwa(st, w, in, m);
       } else {
         rc = valu(st, w, in, m);
       }
