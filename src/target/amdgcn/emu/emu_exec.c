@@ -315,10 +315,20 @@ static int fcmp(int cond, float a, float b) {
 
 /* ---------- memory ---------- */
 
-uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) {
+static uint8_t *mem_slow(S *st, uint64_t addr, uint32_t size);
+
+/* the region of the previous access first: a wave instruction's lanes almost always share it */
+static inline uint8_t *mem_fast(S *st, uint64_t addr, uint32_t size) {
   const gasp_emu_region *r = &st->regions[st->last_region];
   if (addr >= r->base && addr - r->base <= r->size && size <= r->size - (addr - r->base))
     return r->host + (addr - r->base);
+  return mem_slow(st, addr, size);
+}
+
+uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) { return mem_fast(st, addr, size); }
+
+static uint8_t *mem_slow(S *st, uint64_t addr, uint32_t size) {
+  const gasp_emu_region *r;
   for (int i = 0; i < st->nregions; i++) {
     r = &st->regions[i];
     if (addr >= r->base && addr - r->base <= r->size && size <= r->size - (addr - r->base)) {
@@ -329,8 +339,8 @@ uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) {
   return NULL;
 }
 
-static uint8_t *gmem(S *st, emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t size, unsigned lane) {
-  uint8_t *p = emu_mem(st, addr, size);
+static inline uint8_t *gmem(S *st, emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t size, unsigned lane) {
+  uint8_t *p = mem_fast(st, addr, size);
   if (!p)
     emu_fail(st, w, GASP_CLASS_ILLEGAL_ADDRESS,
              "%s at .text+0x%llx (wave %d, lane %u): %u bytes at 0x%llx are outside every buffer", in->name,
@@ -863,12 +873,15 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
 #define I1 a = va(st, w, in, 0, t0)
 #define I2 I1; b = va(st, w, in, 1, t1)
 #define I3 I2; c = va(st, w, in, 2, t2)
-#define FOP1(OPC, expr) case OPC: F1; LANES { float x = uf(a[l]); d[l] = fres(st, in, (expr)); } break;
-#define FOP2(OPC, expr) case OPC: F2; LANES { float x = uf(a[l]), y = uf(b[l]); d[l] = fres(st, in, (expr)); } break;
-#define FOP3(OPC, expr) case OPC: F3; LANES { float x = uf(a[l]), y = uf(b[l]), z = uf(c[l]); d[l] = fres(st, in, (expr)); } break;
-#define IOP1(OPC, expr) case OPC: I1; LANES { uint32_t x = a[l]; d[l] = (expr); } break;
-#define IOP2(OPC, expr) case OPC: I2; LANES { uint32_t x = a[l], y = b[l]; d[l] = (expr); } break;
-#define IOP3(OPC, expr) case OPC: I3; LANES { uint32_t x = a[l], y = b[l], z = c[l]; d[l] = (expr); } break;
+/* element-wise ops compute every lane and keep the old value where EXEC is off: branch-free, so the compiler
+ * can vectorize; the expressions have no side effects and no undefined behaviour on any input */
+#define KEEP(r) d[l] = (m >> l & 1) ? (r) : d[l]
+#define FOP1(OPC, expr) case OPC: F1; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]); KEEP(fres(st, in, (expr))); } break;
+#define FOP2(OPC, expr) case OPC: F2; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]), y = uf(b[l]); KEEP(fres(st, in, (expr))); } break;
+#define FOP3(OPC, expr) case OPC: F3; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]), y = uf(b[l]), z = uf(c[l]); KEEP(fres(st, in, (expr))); } break;
+#define IOP1(OPC, expr) case OPC: I1; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l]; KEEP(expr); } break;
+#define IOP2(OPC, expr) case OPC: I2; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l], y = b[l]; KEEP(expr); } break;
+#define IOP3(OPC, expr) case OPC: I3; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l], y = b[l], z = c[l]; KEEP(expr); } break;
   switch (op) {
     FOP2(EMU_OP_V_ADD_F32, x + y)
     FOP2(EMU_OP_V_SUB_F32, x - y)
