@@ -1226,9 +1226,6 @@ int emu_exec_one(S *st, emu_wave *w) {
           emu_fail(st, w, GASP_CLASS_ILLEGAL_INSTRUCTION, "wave %d ran into s_code_end padding at .text+0x%llx "
                    "(a path without s_endpgm)", w->id, (unsigned long long)w->pc);
           return -1;
-        case EMU_OP_S_SETHALT:
-          emu_fail(st, w, GASP_CLASS_UNSUPPORTED, "s_sethalt at .text+0x%llx: not implemented", (unsigned long long)w->pc);
-          return -1;
         /* scheduling hints and messages with no effect on a compute kernel's results */
         case EMU_OP_S_NOP: case EMU_OP_S_SLEEP: case EMU_OP_S_SETPRIO: case EMU_OP_S_SENDMSG: case EMU_OP_S_ICACHE_INV:
         case EMU_OP_S_CLAUSE: case EMU_OP_S_DELAY_ALU: case EMU_OP_S_WAITCNT_DEPCTR: case EMU_OP_S_INST_PREFETCH:
