@@ -45,7 +45,8 @@ static void init_wave(emu_launch_state *st, emu_wave *w, const uint32_t gid[3], 
   if (kd->rsrc2 & (1u << 9)) w->s[s++] = gid[2];
   if (kd->rsrc2 & (1u << 10)) w->s[s++] = 0;
   if (kd->rsrc2 & 1) w->s[s++] = 0;
-  w->s[124] = EMU_POISON; /* M0 is undefined at entry */
+  w->s[124] = EMU_POISON; /* M0 and VCC are undefined at entry */
+  w->s[106] = w->s[107] = EMU_POISON;
   uint64_t ex = nitems >= 64 ? ~0ull : (1ull << nitems) - 1;
   w->s[126] = (uint32_t)ex;
   w->s[127] = w->lanes == 64 ? (uint32_t)(ex >> 32) : 0;
@@ -197,7 +198,8 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
     for (uint32_t gy = 0; gy < grid[1] && !st.stop; gy++)
       for (uint32_t gx = 0; gx < grid[0] && !st.stop; gx++) {
         uint32_t gid[3] = {gx, gy, gz};
-        memset(st.lds, 0, st.lds_size ? st.lds_size : 1);
+        /* LDS holds whatever the previous group left: poison, so a read before any write cannot pass as zero */
+        memset(st.lds, 0xbd, st.lds_size ? st.lds_size : 1);
         for (unsigned i = 0; i < nw; i++) {
           unsigned first = i * ws, n = (unsigned)(items - first < ws ? items - first : ws);
           init_wave(&st, &waves[i], gid, first, n, gsz);
