@@ -122,6 +122,7 @@ R1(r_vopd, O(U(F(x) * F(y)), U(F(y) + F(z))))
 R1(r_cndmask_e64, O(F(x) >= F(y) ? z : w, 0))
 R1(r_xor_not, O(~(x ^ y), ~x))
 R1(r_div, O(U(F(x) / F(y)), 0))
+R1(r_flat, O(y, w))
 R1(r_sdwa, O((z & 0xffffu) | ((((x >> 8) & 0xff) + (y & 0xffff)) & 0xffff) << 16, (uint32_t)(int32_t)(int8_t)(x >> 24)))
 static uint32_t perm(uint32_t s0, uint32_t s1, uint32_t sel) {
   /* V_PERM_B32 (Vega ISA manual): selector bytes 0-3 pick bytes of S1, 4-7 bytes of S0, 8-11 replicate the
@@ -247,6 +248,12 @@ static const op_case cases[] = {
      "src0_sel:BYTE_1 src1_sel:WORD_0\nv_mov_b32_sdwa v6, sext(v1) dst_sel:DWORD src0_sel:BYTE_3",
      "v_mov_b32 v5, v3\nv_add_nc_u32_sdwa v5, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 "
      "src1_sel:WORD_0\nv_mov_b32_sdwa v6, sext(v1) dst_sel:DWORD src0_sel:BYTE_3", r_sdwa, -1, 1},
+    {"flat load/store", POOL_I, ALL, "v_add_co_u32_e32 v12, vcc, s4, v10\nv_mov_b32 v13, s5\n"
+     "v_addc_co_u32_e32 v13, vcc, 0, v13, vcc\nflat_load_dword v5, v[12:13] offset:4\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+     "flat_store_dword v[12:13], v4\ns_waitcnt vmcnt(0) lgkmcnt(0)\nflat_load_dword v6, v[12:13]\ns_waitcnt vmcnt(0) lgkmcnt(0)",
+     "v_add_co_u32 v12, vcc_lo, s4, v10\nv_mov_b32 v13, s5\nv_add_co_ci_u32_e32 v13, vcc_lo, 0, v13, vcc_lo\n"
+     "flat_load_dword v5, v[12:13] offset:4\ns_waitcnt vmcnt(0) lgkmcnt(0)\nflat_store_dword v[12:13], v4\n"
+     "s_waitcnt_vscnt null, 0\nflat_load_dword v6, v[12:13]\ns_waitcnt vmcnt(0) lgkmcnt(0)", r_flat, -1, 1},
     {"v_perm_b32", POOL_I, ALL, "v_and_b32 v7, 0x0f0f0f0f, v3\nv_perm_b32 v5, v1, v2, v7", NULL, r_perm, -1, 0},
     {"v_readlane/writelane", POOL_I, ALL, "v_readlane_b32 s10, v1, 5\nv_mov_b32 v5, s10\nv_mov_b32 v6, v2\n"
      "v_writelane_b32 v6, s10, 3", NULL, r_lane, -1, 1},

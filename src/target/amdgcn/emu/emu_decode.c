@@ -289,12 +289,9 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
       in->glc = g == EMU_GFX11 ? (d >> 14) & 1 : (d >> 16) & 1;
       in->seg = (uint8_t)seg;
       int f = seg == 0 ? EMU_FMT_FLAT : seg == 1 ? EMU_FMT_SCRATCH : EMU_FMT_GLOBAL;
-      /* flat and global share opcode numbers; our table names the global forms */
-      set_op(in, g, f == EMU_FMT_SCRATCH ? f : EMU_FMT_GLOBAL, (d >> 18) & 0x7f);
-      in->fmt = (uint8_t)f;
-      if (f == EMU_FMT_FLAT && in->name) {
-        static char flatnames[1]; (void)flatnames;
-      }
+      /* flat and global share opcode numbers (llvm-mc 19: flat_load_dword and global_load_dword differ only in
+       * seg); flat addresses are taken as global ones (an LDS-aperture address is outside every buffer) */
+      set_op(in, g, f, (d >> 18) & 0x7f);
       int obits = g == EMU_GFX10 ? 12 : 13;
       uint32_t raw = d & ((1u << obits) - 1);
       in->imm = seg == 0 ? (int32_t)(raw & ((1u << (obits - 1)) - 1)) : sext(raw, obits);
