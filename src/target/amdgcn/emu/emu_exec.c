@@ -801,6 +801,26 @@ static inline uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 #define LANES for (unsigned l = 0; l < L; l++) if (m >> l & 1)
 
+/* ops whose result goes through fres (omod, clamp to [0, 1], denormal flush) */
+static int float_result(unsigned op) {
+  switch (op) {
+    case EMU_OP_V_ADD_F32: case EMU_OP_V_SUB_F32: case EMU_OP_V_SUBREV_F32: case EMU_OP_V_MUL_F32:
+    case EMU_OP_V_MUL_LEGACY_F32: case EMU_OP_V_MIN_F32: case EMU_OP_V_MAX_F32: case EMU_OP_V_MAC_F32:
+    case EMU_OP_V_MADMK_F32: case EMU_OP_V_MADAK_F32: case EMU_OP_V_MAD_F32: case EMU_OP_V_MAD_LEGACY_F32:
+    case EMU_OP_V_FMAC_F32: case EMU_OP_V_FMAMK_F32: case EMU_OP_V_FMAAK_F32: case EMU_OP_V_FMA_F32:
+    case EMU_OP_V_LDEXP_F32: case EMU_OP_V_MIN3_F32: case EMU_OP_V_MAX3_F32: case EMU_OP_V_MED3_F32:
+    case EMU_OP_V_DIV_FMAS_F32: case EMU_OP_V_DIV_FIXUP_F32: case EMU_OP_V_RCP_F32: case EMU_OP_V_RCP_IFLAG_F32:
+    case EMU_OP_V_RSQ_F32: case EMU_OP_V_SQRT_F32: case EMU_OP_V_EXP_F32: case EMU_OP_V_LOG_F32:
+    case EMU_OP_V_FLOOR_F32: case EMU_OP_V_CEIL_F32: case EMU_OP_V_TRUNC_F32: case EMU_OP_V_RNDNE_F32:
+    case EMU_OP_V_FRACT_F32: case EMU_OP_V_FREXP_MANT_F32: case EMU_OP_V_CVT_F32_I32: case EMU_OP_V_CVT_F32_U32:
+    case EMU_OP_V_CVT_F32_UBYTE0: case EMU_OP_V_CVT_F32_UBYTE1: case EMU_OP_V_CVT_F32_UBYTE2: case EMU_OP_V_CVT_F32_UBYTE3:
+
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 static int is_cmp(unsigned op) { return op >= EMU_OP_V_CMP_F_F32 && op <= EMU_OP_V_CMPX_CLASS_F32; }
 
 static int valu_cmp(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
@@ -1076,10 +1096,9 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
                (unsigned long long)w->pc);
       return -1;
   }
-  /* integer clamp (saturation) is not modelled: refuse rather than compute a wrapped result */
-  if (in->clamp && (op == EMU_OP_V_ADD_U32 || op == EMU_OP_V_SUB_U32 || op == EMU_OP_V_ADD_NC_U32 || op == EMU_OP_V_SUB_NC_U32 ||
-                    op == EMU_OP_V_ADD_I32 || op == EMU_OP_V_SUB_I32 || op == EMU_OP_V_ADD_CO_U32 || op == EMU_OP_V_ADD3_U32 ||
-                    op == EMU_OP_V_MAD_U32_U24 || op == EMU_OP_V_MAD_U64_U32 || op == EMU_OP_V_SUBREV_NC_U32 || op == EMU_OP_V_SUBREV_U32)) {
+  /* clamp on an op without a float result would saturate an integer: not modelled, so refused rather than
+   * computed wrapped (float results were clamped to [0, 1] in fres) */
+  if (in->clamp && !float_result(op)) {
     emu_fail(st, w, GASP_CLASS_UNSUPPORTED, "%s at .text+0x%llx: integer clamp is not implemented by the emulator",
              in->name, (unsigned long long)w->pc);
     return -1;
