@@ -814,7 +814,6 @@ static int float_result(unsigned op) {
     case EMU_OP_V_FLOOR_F32: case EMU_OP_V_CEIL_F32: case EMU_OP_V_TRUNC_F32: case EMU_OP_V_RNDNE_F32:
     case EMU_OP_V_FRACT_F32: case EMU_OP_V_FREXP_MANT_F32: case EMU_OP_V_CVT_F32_I32: case EMU_OP_V_CVT_F32_U32:
     case EMU_OP_V_CVT_F32_UBYTE0: case EMU_OP_V_CVT_F32_UBYTE1: case EMU_OP_V_CVT_F32_UBYTE2: case EMU_OP_V_CVT_F32_UBYTE3:
-
       return 1;
     default:
       return 0;
