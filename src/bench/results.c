@@ -90,6 +90,28 @@ char *gasp_record_to_json(const gasp_record *r) {
     json_object_set_new(o, "tokens", json_integer(r->tokens));
     json_object_set_new(o, "tokens_per_s", json_real(r->tokens_per_s));
   }
+  json_object_set_new(o, "grammar", json_boolean(r->grammar));
+  if (r->parsed >= 0) json_object_set_new(o, "parsed", json_boolean(r->parsed));
+  if (r->truncated) json_object_set_new(o, "truncated", json_true());
+  if (r->nlogprobs) {
+    /* [{"token": piece, "logprob": x, "top": [[piece, x], ...]}, ...] */
+    json_t *lps = json_array();
+    for (int i = 0; i < r->nlogprobs; i++) {
+      const gasp_tok_logprob *l = &r->logprobs[i];
+      json_t *e = json_object(), *top = json_array();
+      json_object_set_new(e, "token", text_value(l->chosen.piece, 0));
+      json_object_set_new(e, "logprob", json_real(l->chosen.logprob));
+      for (int k = 0; k < l->ntop; k++) {
+        json_t *pair = json_array();
+        json_array_append_new(pair, text_value(l->top[k].piece, 0));
+        json_array_append_new(pair, json_real(l->top[k].logprob));
+        json_array_append_new(top, pair);
+      }
+      json_object_set_new(e, "top", top);
+      json_array_append_new(lps, e);
+    }
+    json_object_set_new(o, "logprobs", lps);
+  }
   json_object_set_new(o, "answer", text_value(r->answer, r->answer_len));
   json_object_set_new(o, "device", r->device[0] ? text_value(r->device, 0) : json_null());
   json_object_set_new(o, "gasp_version", json_string(GASP_VERSION));
@@ -151,6 +173,10 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->infra_error = json_is_true(json_object_get(o, "infra_error"));
     r->rewrites = (int)json_integer_value(json_object_get(o, "rewrites"));
+    r->grammar = json_is_true(json_object_get(o, "grammar"));
+    json_t *pj = json_object_get(o, "parsed");
+    r->parsed = pj ? json_is_true(pj) : -1;
+    r->truncated = json_is_true(json_object_get(o, "truncated"));
     if (r->stage < 0 || r->cls < 0) {
       rows->count--;
       rows->bad_lines++;
@@ -174,10 +200,11 @@ void gasp_rows_free(gasp_rows *rows) {
 }
 
 static uint64_t key_hash(const char *task, const char *target, const char *backend, const char *model,
-                         const char *variant, int sample, uint64_t seed) {
+                         const char *variant, int grammar, int sample, uint64_t seed) {
   const char *parts[] = {task, target, backend, model, variant};
   uint64_t h = GASP_FNV_SEED;
   for (int i = 0; i < 5; i++) h = gasp_fnv1a(parts[i], strlen(parts[i]) + 1, h);
+  h = gasp_fnv1a(&grammar, sizeof grammar, h);
   h = gasp_fnv1a(&sample, sizeof sample, h);
   return gasp_fnv1a(&seed, sizeof seed, h);
 }
@@ -192,23 +219,101 @@ static void build_index(gasp_rows *rows) {
   for (size_t i = 0; rows->index && i < rows->count; i++) {
     const gasp_row *r = &rows->rows[i];
     if (r->infra_error) continue;
-    size_t k = key_hash(r->task, r->target, r->backend, r->model, r->variant, r->sample, r->seed) & (cap - 1);
+    size_t k = key_hash(r->task, r->target, r->backend, r->model, r->variant, r->grammar, r->sample, r->seed) & (cap - 1);
     while (rows->index[k]) k = (k + 1) & (cap - 1);
     rows->index[k] = i + 1;
   }
 }
 
 int gasp_rows_has(const gasp_rows *crows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample, uint64_t seed) {
+                  const char *variant, int grammar, int sample, uint64_t seed) {
   gasp_rows *rows = (gasp_rows *)crows; /* the index is a cache: building it changes no answer */
   if (!rows->index) build_index(rows);
   if (!rows->index) return 0;
-  size_t k = key_hash(task, target, backend, model, variant, sample, seed) & (rows->index_cap - 1);
+  size_t k = key_hash(task, target, backend, model, variant, grammar, sample, seed) & (rows->index_cap - 1);
   for (; rows->index[k]; k = (k + 1) & (rows->index_cap - 1)) {
     const gasp_row *r = &rows->rows[rows->index[k] - 1];
-    if (r->sample == sample && r->seed == seed && !strcmp(r->task, task) && !strcmp(r->target, target) &&
+    if (r->sample == sample && r->seed == seed && r->grammar == grammar && !strcmp(r->task, task) && !strcmp(r->target, target) &&
         !strcmp(r->backend, backend) && !strcmp(r->model, model) && !strcmp(r->variant, variant))
       return 1;
   }
   return 0;
+}
+
+int gasp_rows_last_turn(const gasp_rows *crows, const char *task, const char *target, const char *backend,
+                        const char *model, const char *variant, int grammar, int sample, uint64_t seed, int *cls) {
+  gasp_rows *rows = (gasp_rows *)crows;
+  if (!rows->index) build_index(rows);
+  if (!rows->index) return -1;
+  int last = -1;
+  size_t k = key_hash(task, target, backend, model, variant, grammar, sample, seed) & (rows->index_cap - 1);
+  for (; rows->index[k]; k = (k + 1) & (rows->index_cap - 1)) {
+    const gasp_row *r = &rows->rows[rows->index[k] - 1];
+    if (r->sample == sample && r->seed == seed && r->grammar == grammar && !strcmp(r->task, task) &&
+        !strcmp(r->target, target) && !strcmp(r->backend, backend) && !strcmp(r->model, model) &&
+        !strcmp(r->variant, variant) && r->turn > last) {
+      last = r->turn;
+      if (cls) *cls = r->cls;
+    }
+  }
+  return last;
+}
+
+int gasp_results_read_record(const char *path, const char *task, const char *target, const char *backend,
+                              const char *model, const char *variant, int grammar, int sample, uint64_t seed, int turn,
+                              gasp_record *out) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char *line = NULL;
+  size_t cap = 0;
+  int found = -1;
+  while (found && getline(&line, &cap, f) > 0) {
+    json_t *o = json_loads(line, JSON_ALLOW_NUL, NULL);
+    if (!o) continue;
+    const char *s;
+#define SAME(k, v) ((s = json_string_value(json_object_get(o, k))) && !strcmp(s, v))
+    if (SAME("task", task) && SAME("target", target) && SAME("backend", backend) && SAME("model", model) &&
+        SAME("variant", variant) && json_is_true(json_object_get(o, "grammar")) == (grammar != 0) &&
+        json_integer_value(json_object_get(o, "sample")) == sample &&
+        (uint64_t)json_integer_value(json_object_get(o, "seed")) == seed &&
+        json_integer_value(json_object_get(o, "turn")) == turn && !json_is_true(json_object_get(o, "infra_error"))) {
+#undef SAME
+      gasp_record_init(out);
+      gasp_strlcpy(out->task, task, sizeof out->task);
+      out->turn = turn;
+      json_t *a = json_object_get(o, "answer");
+      out->answer_len = json_string_length(a);
+      out->answer = malloc(out->answer_len + 1);
+      memcpy(out->answer, json_string_value(a) ? json_string_value(a) : "", out->answer_len);
+      out->answer[out->answer_len] = 0;
+      int c = gasp_class_from_name(json_string_value(json_object_get(o, "class")));
+      int st = gasp_stage_from_name(json_string_value(json_object_get(o, "stage")));
+      out->cls = c >= 0 ? (gasp_class)c : GASP_CLASS_ERROR;
+      out->stage = st >= 0 ? (gasp_stage)st : GASP_STAGE_EXTRACT;
+      size_t i;
+      json_t *d;
+      json_array_foreach(json_object_get(o, "diagnostics"), i, d) {
+        int dc = gasp_class_from_name(json_string_value(json_object_get(d, "class")));
+        const char *sev = json_string_value(json_object_get(d, "severity"));
+        gasp_diags_add(&out->diags, sev && !strcmp(sev, "note") ? GASP_SEV_NOTE : sev && !strcmp(sev, "warning") ? GASP_SEV_WARNING : GASP_SEV_ERROR,
+                       dc >= 0 ? (gasp_class)dc : GASP_CLASS_ERROR, (int)json_integer_value(json_object_get(d, "line")),
+                       (int)json_integer_value(json_object_get(d, "col")), "%s",
+                       json_string_value(json_object_get(d, "message")) ? json_string_value(json_object_get(d, "message")) : "");
+      }
+      get_str(o, "detail", out->verdict.detail, sizeof out->verdict.detail);
+      json_t *m = json_object_get(o, "first_mismatch");
+      if (m) {
+        out->verdict.has_mismatch = 1;
+        get_str(m, "param", out->verdict.param, sizeof out->verdict.param);
+        out->verdict.index = json_integer_value(json_object_get(m, "index"));
+        get_str(m, "expected", out->verdict.expected, sizeof out->verdict.expected);
+        get_str(m, "got", out->verdict.got, sizeof out->verdict.got);
+      }
+      found = 0;
+    }
+    json_decref(o);
+  }
+  free(line);
+  fclose(f);
+  return found;
 }

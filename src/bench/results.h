@@ -26,6 +26,9 @@ typedef struct {
   int gpu_ran;
   int infra_error;
   int rewrites;
+  int grammar;   /* decoded under the target's grammar (part of the configuration and the resume key) */
+  int parsed;    /* our parser accepted the extracted code: 1, 0, or -1 when not known */
+  int truncated; /* generation hit max tokens */
   uint64_t seed;
   double speedup;
 } gasp_row;
@@ -43,6 +46,16 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap);
 void gasp_rows_free(gasp_rows *rows);
 /* Whether a candidate with this key is recorded (rows marked infra_error do not count: resume retries them). */
 int gasp_rows_has(const gasp_rows *rows, const char *task, const char *target, const char *backend, const char *model,
-                  const char *variant, int sample, uint64_t seed);
+                  const char *variant, int grammar, int sample, uint64_t seed);
+
+/* The last recorded turn of a candidate (-1: none), its class in *cls: --resume continues a repair chain that
+ * an interruption cut. */
+int gasp_rows_last_turn(const gasp_rows *rows, const char *task, const char *target, const char *backend,
+                        const char *model, const char *variant, int grammar, int sample, uint64_t seed, int *cls);
+/* Reads one turn of a candidate back from a results file (answer, class, stage, diagnostics, detail, first
+ * mismatch): what the next repair prompt quotes. Returns 0, or -1 when it is not there. */
+int gasp_results_read_record(const char *path, const char *task, const char *target, const char *backend,
+                              const char *model, const char *variant, int grammar, int sample, uint64_t seed, int turn,
+                              gasp_record *out);
 
 #endif

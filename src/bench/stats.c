@@ -45,7 +45,7 @@ void gasp_summary_compute(const gasp_rows *rows, int k, gasp_bucket buckets[9]) 
     for (size_t j = i; j < rows->count; j++) {
       const gasp_row *b = &rows->rows[j];
       if (done[j] || b->turn != 0 || b->infra_error || strcmp(a->task, b->task) || strcmp(a->target, b->target) ||
-          strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant))
+          strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant) || a->grammar != b->grammar)
         continue;
       done[j] = 1;
       if (b->cls == GASP_CLASS_SKIPPED) continue;
@@ -103,7 +103,7 @@ static void level_table(const gasp_rows *rows, int k, FILE *out, gasp_bucket b[9
 
 static int same_config(const gasp_row *a, const gasp_row *b) {
   return !strcmp(a->target, b->target) && !strcmp(a->backend, b->backend) && !strcmp(a->model, b->model) &&
-         !strcmp(a->variant, b->variant);
+         !strcmp(a->variant, b->variant) && a->grammar == b->grammar;
 }
 
 void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
@@ -128,8 +128,8 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
           seen[j] = 1;
           sub.rows[sub.count++] = rows->rows[j];
         }
-      fprintf(out, "== %s / %s %s / %s\n", rows->rows[i].target, rows->rows[i].backend, rows->rows[i].model,
-              rows->rows[i].variant);
+      fprintf(out, "== %s / %s %s / %s%s\n", rows->rows[i].target, rows->rows[i].backend, rows->rows[i].model,
+              rows->rows[i].variant, rows->rows[i].grammar ? " / grammar" : "");
       level_table(&sub, k, out, b);
       fprintf(out, "\n");
     }
@@ -175,7 +175,7 @@ int gasp_repair_compute(const gasp_rows *rows, double *lift, int max_turns, long
     for (size_t j = i; j < rows->count; j++) {
       const gasp_row *b = &rows->rows[j];
       if (b->sample != a->sample || b->seed != a->seed || strcmp(a->task, b->task) || strcmp(a->target, b->target) ||
-          strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant))
+          strcmp(a->backend, b->backend) || strcmp(a->model, b->model) || strcmp(a->variant, b->variant) || a->grammar != b->grammar)
         continue;
       done[j] = 1;
       if (b->cls == GASP_CLASS_PASS && (first_pass < 0 || b->turn < first_pass)) first_pass = b->turn;

@@ -55,5 +55,7 @@ int cmd_report(int argc, char **argv);
 int cmd_throughput(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
 int cmd_experiment(int argc, char **argv);
+int cmd_mkmodel(int argc, char **argv);
+int cmd_genspeed(int argc, char **argv);
 
 #endif

@@ -77,20 +77,32 @@ int cmd_bench(int argc, char **argv) {
              *url = NULL, *model = NULL, *key_env = NULL;
   gasp_multi backends = {{0}, 0}, stops = {{0}, 0};
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
-      max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0;
-  double temperature = 0.2, top_p = 0.95;
+      max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, parallel = 0, gpu_layers = 0, ctx = 0,
+      logprobs = 0, top_k = 0, threads = 0;
+  const char *grammar = "off";
+  double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"tasks", 0, OPT_STR, "GLOB", "task ids to run (default all)", &glob},
       {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
       {"samples", 'k', OPT_INT, "K", "answers per task (default 1)", &samples},
-      {"backend", 'b', OPT_MULTI, "B", "reference | files | openai (repeatable; default reference)", &backends},
+      {"backend", 'b', OPT_MULTI, "B", "reference | files | openai | llama (repeatable; default llama when a model "
+                                       "is set by --model PATH.gguf or GASP_MODEL, else reference)", &backends},
       {"output", 'o', OPT_STR, "FILE", "results file (JSONL), required", &out},
       {"resume", 0, OPT_FLAG, NULL, "skip candidates already in the results file", &resume},
       {"variant", 0, OPT_STR, "V", "prompt variant (default constrained+example+facts)", &variant},
       {"answers", 0, OPT_STR, "PATH", "files backend: directory of <task>.<sample>.txt or a JSONL file", &answers},
       {"url", 0, OPT_STR, "URL", "openai backend: base URL, e.g. http://127.0.0.1:8080/v1", &url},
-      {"model", 0, OPT_STR, "NAME", "openai backend: model name", &model},
+      {"model", 'm', OPT_STR, "M", "llama backend: the GGUF file (default $GASP_MODEL); openai backend: model name", &model},
+      {"grammar", 0, OPT_STR, "on|off", "llama backend: decode under the target's GBNF grammar (default off)", &grammar},
+      {"parallel", 0, OPT_INT, "N", "llama backend: samples of one prompt decoded together in one batch (default: "
+                                    "all samples, at most 32)", &parallel},
+      {"gpu-layers", 0, OPT_INT, "N", "llama backend: layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
+      {"ctx", 0, OPT_INT, "N", "llama backend: context for the prompt in tokens (default 4096)", &ctx},
+      {"threads", 0, OPT_INT, "N", "llama backend: CPU threads (default all cores)", &threads},
+      {"logprobs", 0, OPT_FLAG, NULL, "llama backend: record each token's log-probability and top 5 alternatives", &logprobs},
+      {"top-k", 0, OPT_INT, "K", "llama backend: top-k sampling (default off)", &top_k},
+      {"min-p", 0, OPT_DOUBLE, "X", "llama backend: min-p sampling (default off)", &min_p},
       {"key-env", 0, OPT_STR, "VAR", "openai backend: environment variable with the API key (default GASP_API_KEY)", &key_env},
       {"chat", 0, OPT_FLAG, NULL, "openai backend: use /chat/completions instead of raw completions", &chat},
       {"temperature", 0, OPT_DOUBLE, "X", "sampling temperature (default 0.2)", &temperature},
@@ -136,7 +148,14 @@ int cmd_bench(int argc, char **argv) {
   }
   const gasp_target *t = cli_target("bench", target);
   if (!t) return GASP_EXIT_USAGE;
-  if (!backends.n) backends.v[backends.n++] = "reference";
+  if (strcmp(grammar, "on") && strcmp(grammar, "off")) {
+    gasp_cli_error("bench", "--grammar must be on or off");
+    return GASP_EXIT_USAGE;
+  }
+  const char *env_model = getenv("GASP_MODEL");
+  if (!backends.n) /* the embedded model is the default once one is configured */
+    backends.v[backends.n++] = (model && gasp_str_ends_with(model, ".gguf")) || (!model && env_model && *env_model)
+                                   ? "llama" : "reference";
   gasp_taskset ts;
   if (cli_load_tasks("bench", &ts, 0) && !ts.count) return GASP_EXIT_ENV;
   int ntasks = 0;
@@ -150,9 +169,21 @@ int cmd_bench(int argc, char **argv) {
   }
   gasp_backend *bk[16] = {0};
   gasp_backend_opts bo = {answers, url, model, key_env, 300, retries};
+  bo.gpu_layers = gpu_layers;
+  bo.n_ctx = ctx;
+  bo.parallel = parallel > 0 ? parallel : (samples < 32 ? samples : 32);
+  bo.grammar = !strcmp(grammar, "on");
+  bo.logprobs = logprobs;
+  bo.threads = threads;
   for (int i = 0; i < backends.n; i++) {
     char err[512];
     bk[i] = gasp_backend_open(backends.v[i], &bo, err, sizeof err);
+    if (!bk[i] && !strcmp(backends.v[i], "llama")) {
+      gasp_cli_error("bench", "%s", err);
+      for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_ENV; /* a missing or broken model is the environment, not the command line */
+    }
     if (!bk[i]) {
       gasp_cli_error("bench", "%s", err);
       for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
@@ -189,6 +220,9 @@ int cmd_bench(int argc, char **argv) {
   gp.max_tokens = max_tokens;
   gp.seed = (uint64_t)seed;
   gp.chat = chat;
+  gp.top_k = top_k;
+  gp.min_p = min_p;
+  gp.n_samples = samples;
   for (int i = 0; i < stops.n && i < 4; i++) gp.stop[i] = stops.v[i];
   int total = ntasks * samples * backends.n, count = 0, written = 0, skipped_resume = 0; /* progress counts samples */
   int exit_code = GASP_EXIT_OK;
@@ -202,10 +236,29 @@ int cmd_bench(int argc, char **argv) {
     for (int bi = 0; bi < backends.n && !interrupted && !exit_code; bi++) {
       for (int s = 0; s < samples && !interrupted; s++) {
         count++;
-        if (resume && gasp_rows_has(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, s, (uint64_t)seed)) {
-          skipped_resume++;
-          progress(count, total, task->id, "(recorded)", tty);
-          continue;
+        /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
+         * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
+        char *prev_answer = NULL, *failure = NULL;
+        int first_turn = 0;
+        if (resume) {
+          int lcls = 0;
+          int last = gasp_rows_last_turn(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
+                                         bk[bi]->grammar, s, (uint64_t)seed, &lcls);
+          int open_chain = last >= 0 && last < repair && lcls != GASP_CLASS_PASS && lcls != GASP_CLASS_SKIPPED &&
+                           lcls != GASP_CLASS_ERROR;
+          gasp_record prev;
+          if (open_chain && gasp_results_read_record(out, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
+                                                     bk[bi]->grammar, s, (uint64_t)seed, last, &prev) == 0) {
+            /* an interruption cut this repair chain: continue it from the last recorded turn */
+            prev_answer = gasp_strdup(prev.answer ? prev.answer : "");
+            failure = cli_describe_failure(&prev);
+            gasp_record_free(&prev);
+            first_turn = last + 1;
+          } else if (last >= 0) {
+            skipped_resume++;
+            progress(count, total, task->id, "(recorded)", tty);
+            continue;
+          }
         }
         if (pool && !no_time && !have_base && t->baseline) {
           gasp_diags bd;
@@ -214,11 +267,8 @@ int cmd_bench(int argc, char **argv) {
           cli_print_diags(&bd, task->path, stderr);
           gasp_diags_free(&bd);
         }
-        /* turn 0 is the first answer; a failed candidate gets up to `repair` more turns, each prompt quoting
-         * the previous answer and its failure (a repair turn is a new candidate that knows the old one) */
-        char *prev_answer = NULL, *failure = NULL;
         const char *last_cls = "";
-        for (int turn = 0; turn <= repair && !exit_code; turn++) {
+        for (int turn = first_turn; turn <= repair && !exit_code; turn++) {
           gasp_record rec;
           gasp_record_init(&rec);
           gasp_strlcpy(rec.task, task->id, sizeof rec.task);
@@ -229,6 +279,7 @@ int cmd_bench(int argc, char **argv) {
           gasp_strlcpy(rec.variant, variant, sizeof rec.variant);
           rec.sample = s;
           rec.turn = turn;
+          rec.grammar = bk[bi]->grammar;
           /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
            * fixtures are made once); the model's sampling seed is seed + sample (+ turn) */
           rec.seed = (uint64_t)seed;
@@ -241,6 +292,10 @@ int cmd_bench(int argc, char **argv) {
           free(prompt);
           rec.t_generate_s = ans.seconds;
           rec.tokens = ans.tokens;
+          rec.truncated = ans.truncated;
+          rec.logprobs = ans.logprobs;
+          rec.nlogprobs = ans.nlogprobs;
+          ans.logprobs = NULL;
           if (ans.tokens && ans.seconds > 0) rec.tokens_per_s = ans.tokens / ans.seconds;
           int keep = 1;
           if (g) {

@@ -38,6 +38,7 @@ typedef struct {
   const char *variant;     /* NULL: any */
   const char *task_glob;   /* NULL: any */
   int turn_max;            /* count a candidate correct if it passed by this turn */
+  int metric;              /* 0: correct; 1: assembled (passed check and assembly); 2: parsed by our parser */
 } selector;
 
 /* Candidates (turn-0 records, skipped and infra errors excluded) matching sel, and how many were correct
@@ -46,14 +47,18 @@ static void count(const gasp_rows *rows, const selector *sel, long *n, long *k) 
   *n = *k = 0;
   for (size_t i = 0; i < rows->count; i++) {
     const gasp_row *a = &rows->rows[i];
-    if (a->turn != 0 || a->infra_error || a->cls == GASP_CLASS_SKIPPED) continue;
+    /* assembly and parsing are measured without a GPU too; correctness is not */
+    if (a->turn != 0 || a->infra_error || (a->cls == GASP_CLASS_SKIPPED && sel->metric == 0)) continue;
+    if (sel->metric == 2 && a->parsed < 0) continue;
     if (a->level < sel->level_lo || a->level > sel->level_hi) continue;
     if (sel->variant && strcmp(a->variant, sel->variant)) continue;
     if (sel->task_glob && !gasp_glob_match(sel->task_glob, a->task)) continue;
     const gasp_target *t = gasp_target_find(a->target);
     if (sel->target_isa && (!t || strcmp(t->isa, sel->target_isa))) continue;
     int ok = 0;
-    for (size_t j = 0; j < rows->count && !ok; j++) {
+    if (sel->metric == 1) ok = a->stage >= GASP_STAGE_ASSEMBLE;
+    if (sel->metric == 2) ok = a->parsed == 1;
+    for (size_t j = 0; j < rows->count && !ok && sel->metric == 0; j++) {
       const gasp_row *b = &rows->rows[j];
       ok = b->cls == GASP_CLASS_PASS && b->turn <= sel->turn_max && b->sample == a->sample && b->seed == a->seed &&
            !strcmp(a->task, b->task) && !strcmp(a->target, b->target) && !strcmp(a->backend, b->backend) &&
@@ -89,16 +94,18 @@ static int run_self(char **argv) {
 }
 
 int cmd_experiment(int argc, char **argv) {
-  const char *out = NULL, *backend = "reference", *answers = NULL, *url = NULL, *model = NULL, *tasks = "*";
+  const char *out = NULL, *backend = NULL, *answers = NULL, *url = NULL, *model = NULL, *tasks = "*";
   gasp_multi targets = {{0}, 0};
-  int samples = 1, repair = 3, seed = 1;
+  int samples = 1, repair = 3, seed = 1, max_tokens = 0;
   gasp_opt opts[] = {
       {"output", 'o', OPT_STR, "DIR", "directory for the results files and table.md (required)", &out},
       {"target", 't', OPT_MULTI, "T", "targets to compare (repeatable; default every target)", &targets},
-      {"backend", 'b', OPT_STR, "B", "reference | files | openai (default reference)", &backend},
+      {"backend", 'b', OPT_STR, "B", "reference | files | openai | llama (default llama when --model is a .gguf "
+                                     "file or GASP_MODEL is set, else reference)", &backend},
       {"answers", 0, OPT_STR, "PATH", "files backend: answers", &answers},
       {"url", 0, OPT_STR, "URL", "openai backend: base URL", &url},
-      {"model", 0, OPT_STR, "NAME", "openai backend: model name", &model},
+      {"model", 'm', OPT_STR, "M", "llama backend: GGUF file; openai backend: model name", &model},
+      {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default: bench's)", &max_tokens},
       {"tasks", 0, OPT_STR, "GLOB", "task ids (default all)", &tasks},
       {"samples", 'k', OPT_INT, "K", "answers per task and configuration (default 1)", &samples},
       {"repair", 0, OPT_INT, "N", "repair turns for the repaired arm (default 3; the other arm has 0)", &repair},
@@ -109,8 +116,8 @@ int cmd_experiment(int argc, char **argv) {
       "Rerun the source article's experiment for one model: targets x prompt variants, plus repair N and rewriter arms, "
       "over the whole suite, then the table of its claims with sample counts and 95% confidence intervals.",
       "Each configuration is a `gasp bench` run into DIR (resumable: run the same command again to continue).\n"
-      "Writes DIR/table.md and prints it. Grammar-constrained decoding (on/off) joins the matrix with the\n"
-      "embedded llama.cpp backend; until then the table says so.",
+      "Writes DIR/table.md and prints it. With the llama backend a fourth arm decodes every variant under the\n"
+      "target's grammar, and the table compares parse, assembly and correctness rates with and without it.",
       opts};
   const char *pos[1];
   int npos;
@@ -124,22 +131,30 @@ int cmd_experiment(int argc, char **argv) {
     gasp_cli_error("experiment", "cannot create '%s'", out);
     return GASP_EXIT_ENV;
   }
+  if (!backend) {
+    const char *env_model = getenv("GASP_MODEL");
+    backend = (model && gasp_str_ends_with(model, ".gguf")) || (!model && env_model && *env_model) ? "llama" : "reference";
+  }
+  int with_grammar = !strcmp(backend, "llama");
   if (!targets.n)
     for (const gasp_target *const *p = gasp_targets(); *p && targets.n < 16; p++) targets.v[targets.n++] = (*p)->name;
-  /* three arms: plain (every variant), repaired (best prompt, N turns), rewritten (best prompt, rewriters on) */
-  char path[3][1200];
+  /* arms: plain (every variant), repaired (best prompt, N turns), rewritten (best prompt, rewriters on), and
+   * with the llama backend grammar-constrained (every variant) */
+  char path[4][1200];
   snprintf(path[0], sizeof path[0], "%s/repair0.jsonl", out);
   snprintf(path[1], sizeof path[1], "%s/repair%d.jsonl", out, repair);
   snprintf(path[2], sizeof path[2], "%s/rewrite.jsonl", out);
-  char ks[16], ss[16], rs[16];
+  snprintf(path[3], sizeof path[3], "%s/grammar.jsonl", out);
+  char ks[16], ss[16], rs[16], mt[16];
   snprintf(ks, sizeof ks, "%d", samples);
   snprintf(ss, sizeof ss, "%d", seed);
-  for (int arm = 0; arm < 3; arm++) {
+  snprintf(mt, sizeof mt, "%d", max_tokens);
+  for (int arm = 0; arm < 3 + with_grammar; arm++) {
     snprintf(rs, sizeof rs, "%d", arm == 1 ? repair : 0);
     for (int ti = 0; ti < targets.n; ti++) {
       for (const char *const *v = gasp_prompt_variants(); *v; v++) {
         /* the repaired arm is run with the full prompt only: it measures what repair adds to the best prompt */
-        if (arm && strcmp(*v, GASP_VARIANT_DEFAULT)) continue;
+        if ((arm == 1 || arm == 2) && strcmp(*v, GASP_VARIANT_DEFAULT)) continue;
         char *a[40];
         int n = 0;
         a[n++] = "gasp";
@@ -161,13 +176,16 @@ int cmd_experiment(int argc, char **argv) {
         a[n++] = "--tasks";
         a[n++] = (char *)tasks;
         if (arm == 2) a[n++] = "--rewrite";
+        if (with_grammar) { a[n++] = "--grammar"; a[n++] = arm == 3 ? "on" : "off"; }
+        if (max_tokens > 0) { a[n++] = "--max-tokens"; a[n++] = mt; }
         if (answers) { a[n++] = "--answers"; a[n++] = (char *)answers; }
         if (url) { a[n++] = "--url"; a[n++] = (char *)url; }
         if (model) { a[n++] = "--model"; a[n++] = (char *)model; }
         a[n++] = "-o";
         a[n++] = path[arm];
         a[n] = NULL;
-        fprintf(stderr, "experiment: %s, %s, repair %s%s\n", targets.v[ti], *v, rs, arm == 2 ? ", rewriters" : "");
+        fprintf(stderr, "experiment: %s, %s, repair %s%s\n", targets.v[ti], *v, rs,
+                arm == 2 ? ", rewriters" : arm == 3 ? ", grammar on" : "");
         int r = run_self(a);
         if (r == 2) {
           /* no task of this target matches: nothing to run there */
@@ -181,10 +199,10 @@ int cmd_experiment(int argc, char **argv) {
       }
     }
   }
-  gasp_rows r0, r1, r2;
+  gasp_rows r0, r1, r2, r3 = {0};
   char err[256];
   if (gasp_rows_load(path[0], &r0, err, sizeof err) || gasp_rows_load(path[1], &r1, err, sizeof err) ||
-      gasp_rows_load(path[2], &r2, err, sizeof err)) {
+      gasp_rows_load(path[2], &r2, err, sizeof err) || (with_grammar && gasp_rows_load(path[3], &r3, err, sizeof err))) {
     gasp_cli_error("experiment", "%s", err);
     return GASP_EXIT_ENV;
   }
@@ -221,7 +239,7 @@ int cmd_experiment(int argc, char **argv) {
       {"all tasks, with the rewriters (alignment split)", "alignment checker: rewrite unaligned loads", 2,
        {NULL, 0, 7, GASP_VARIANT_DEFAULT, NULL, 0}},
   };
-  const gasp_rows *arms[3] = {&r0, &r1, &r2};
+  const gasp_rows *arms[4] = {&r0, &r1, &r2, &r3};
   for (size_t c = 0; c < sizeof claims / sizeof claims[0]; c++) {
     if (claims[c].claim) {
       row(o, claims[c].claim, claims[c].article, arms[claims[c].arm], &claims[c].sel);
@@ -239,12 +257,27 @@ int cmd_experiment(int argc, char **argv) {
       row(o, claim, "19% -> 0.3% register overflow; 67% -> 5% conflicts", &r1, &s);
     }
   }
-  fprintf(o, "\nGrammar-constrained decoding on/off: not in this matrix yet (it needs the embedded llama.cpp backend).\n"
-             "Candidates that could not run here (no GPU: class skipped) are excluded from every cell.\n");
+  if (with_grammar) {
+    /* the grammar's promise is well-formed answers: parse and assembly rates are measured with or without a
+     * GPU; correctness only where candidates ran */
+    static const char *const what[] = {"correct", "assembled", "parsed by gasp's parser"};
+    for (int g = 0; g < 2; g++)
+      for (int m = 2; m >= 0; m--) {
+        char claim[128];
+        snprintf(claim, sizeof claim, "all tasks, grammar %s: %s", g ? "on" : "off", what[m]);
+        selector s = {NULL, 0, 7, NULL, NULL, 0, m};
+        row(o, claim, g ? "(not in the article: our addition)" : "-", g ? &r3 : &r0, &s);
+      }
+  }
+  fprintf(o, "\n%s"
+             "Correctness cells exclude candidates that could not run here (no GPU: class skipped); parse and assembly "
+             "cells count them.\n",
+          with_grammar ? "" : "Grammar on/off: only with the llama backend (--model M.gguf).\n");
   fclose(o);
   gasp_rows_free(&r0);
   gasp_rows_free(&r1);
   gasp_rows_free(&r2);
+  gasp_rows_free(&r3);
   char *text;
   size_t len;
   if (gasp_read_file(tpath, 1 << 20, &text, &len) == 0) {

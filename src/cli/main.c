@@ -20,6 +20,8 @@ static const struct {
     {"report", cmd_report, "summarise a results file"},
     {"experiment", cmd_experiment, "rerun the source article's experiment matrix for one model"},
     {"throughput", cmd_throughput, "measure candidates verified per second on the GPU"},
+    {"genspeed", cmd_genspeed, "measure the llama backend's tokens per second (parallel sequences, grammar)"},
+    {"mkmodel", cmd_mkmodel, "write a random-weight GGUF model with a real tokenizer (tests, speed runs)"},
 };
 
 static void usage(FILE *out) {

@@ -12,10 +12,12 @@ void gasp_record_init(gasp_record *r) {
   memset(r, 0, sizeof *r);
   gasp_diags_init(&r->diags);
   r->cls = GASP_CLASS_ERROR;
+  r->parsed = -1;
 }
 
 void gasp_record_free(gasp_record *r) {
   free(r->answer);
+  free(r->logprobs);
   gasp_diags_free(&r->diags);
   memset(r, 0, sizeof *r);
 }
@@ -31,6 +33,14 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
     return 0;
   }
   rec->stage = GASP_STAGE_CHECK;
+  if (t->parse) {
+    /* measured, not enforced: the assembler stays the authority on syntax; this tells how often answers are
+     * well-formed in the ISA description's terms (the grammar's language) */
+    gasp_diags pd;
+    gasp_diags_init(&pd);
+    rec->parsed = t->parse(t, task, ex.code, ex.first_line, &pd) == 0;
+    gasp_diags_free(&pd);
+  }
   gasp_source src;
   if (t->prepare(t, task, ex.code, ex.first_line, &src, &rec->diags)) {
     gasp_extracted_free(&ex);

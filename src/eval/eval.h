@@ -7,6 +7,7 @@
 
 #include "../core/diag.h"
 #include "../exec/pool.h"
+#include "../llm/backend.h"
 #include "../target/target.h"
 #include "../task/task.h"
 #include "../verify/verify.h"
@@ -37,6 +38,11 @@ typedef struct {
   int tokens;
   int infra_error;         /* no answer could be had (backend down, file missing): --resume retries it */
   int rewrites;            /* changes the target's rewriters made before checking (--rewrite) */
+  int grammar;             /* the answer was decoded under the target's grammar */
+  int parsed;              /* our own parser (target->parse) accepted the extracted code: 1, 0; -1 not known */
+  int truncated;           /* generation stopped at max tokens */
+  gasp_tok_logprob *logprobs; /* owned; per generated token (llama backend with --logprobs) */
+  int nlogprobs;
 } gasp_record;
 
 void gasp_record_init(gasp_record *r);

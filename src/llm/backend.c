@@ -8,6 +8,15 @@
 gasp_backend *gasp_backend_reference_open(const gasp_backend_opts *o, char *err, size_t cap);
 gasp_backend *gasp_backend_files_open(const gasp_backend_opts *o, char *err, size_t cap);
 gasp_backend *gasp_backend_openai_open(const gasp_backend_opts *o, char *err, size_t cap);
+#ifdef GASP_HAVE_LLAMA
+gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, size_t cap);
+#else
+static gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, size_t cap) {
+  (void)o;
+  snprintf(err, cap, "this gasp was built without llama.cpp: run tools/llama-build.sh (setup.sh does), then rebuild");
+  return NULL;
+}
+#endif
 
 static const struct {
   const char *name;
@@ -16,9 +25,10 @@ static const struct {
     {"reference", gasp_backend_reference_open},
     {"files", gasp_backend_files_open},
     {"openai", gasp_backend_openai_open},
+    {"llama", gasp_backend_llama_open},
 };
 
-static const char *const names[] = {"reference", "files", "openai", NULL};
+static const char *const names[] = {"reference", "files", "openai", "llama", NULL};
 
 const char *const *gasp_backend_names(void) { return names; }
 
@@ -32,8 +42,14 @@ void gasp_gen_params_default(gasp_gen_params *p) {
 gasp_backend *gasp_backend_open(const char *name, const gasp_backend_opts *o, char *err, size_t cap) {
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!strcmp(table[i].name, name)) return table[i].open(o, err, cap);
-  snprintf(err, cap, "unknown backend '%s' (reference, files, openai)", name);
+  snprintf(err, cap, "unknown backend '%s' (reference, files, openai, llama)", name);
   return NULL;
+}
+
+void gasp_answer_free(gasp_answer *a) {
+  free(a->text);
+  free(a->logprobs);
+  memset(a, 0, sizeof *a);
 }
 
 void gasp_backend_close(gasp_backend *b) {

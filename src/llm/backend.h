@@ -1,6 +1,6 @@
 /* Model backends: where answers come from. A backend is a small set of functions behind one struct;
  * `reference` (the vendor compiler's output), `files` (answers produced elsewhere), `openai` (any
- * OpenAI-compatible server). The embedded llama.cpp backend plugs in the same way. */
+ * OpenAI-compatible server), `llama` (llama.cpp embedded, see llama.c). */
 #ifndef GASP_BACKEND_H
 #define GASP_BACKEND_H
 
@@ -13,6 +13,9 @@
 typedef struct {
   double temperature;   /* default 0.2 */
   double top_p;         /* default 0.95 */
+  int top_k;            /* llama: 0 = off (default) */
+  double min_p;         /* llama: 0 = off (default) */
+  int n_samples;        /* samples of this prompt in the run; llama decodes up to its --parallel of them at once */
   int max_tokens;       /* default 2048 */
   uint64_t seed;
   const char *stop[4];  /* NULL-terminated */
@@ -22,11 +25,29 @@ typedef struct {
 
 void gasp_gen_params_default(gasp_gen_params *p);
 
+/* The log-probability of one generated token and its strongest alternatives, under the model's own
+ * distribution (raw logits, temperature 1), whatever the sampler then did: the source article studied
+ * how confident a model is in each opcode. */
+typedef struct {
+  char piece[32];       /* the token's text (truncated) */
+  int token;
+  float logprob;
+} gasp_tok_prob;
+
+typedef struct {
+  gasp_tok_prob chosen;
+  gasp_tok_prob top[5];
+  int ntop;
+} gasp_tok_logprob;
+
 typedef struct {
   char *text;           /* malloc'ed */
   size_t len;           /* bytes in text (it may hold NUL bytes); 0: strlen(text) */
   int tokens;           /* generated tokens when the backend knows, else 0 */
   double seconds;
+  gasp_tok_logprob *logprobs;  /* malloc'ed, one per generated token, or NULL */
+  int nlogprobs;
+  int truncated;        /* generation stopped at max tokens or a full context, not at its end */
 } gasp_answer;
 
 typedef struct {
@@ -36,6 +57,13 @@ typedef struct {
   const char *key_env;  /* openai: environment variable holding the API key (default GASP_API_KEY) */
   int timeout_s;        /* openai: per request */
   int retries;          /* openai: on 429/5xx/connection errors, with exponential backoff */
+  /* llama: `model` is the GGUF path */
+  int gpu_layers;       /* layers offloaded to the GPU (-1 all, 0 none: the default) */
+  int n_ctx;            /* context for the prompt (0: 4096); generation room is added per parallel sequence */
+  int parallel;         /* sequences decoded together in one batch (0: 1) */
+  int grammar;          /* decode under the target's GBNF grammar */
+  int logprobs;         /* record token log-probabilities */
+  int threads;          /* CPU threads (0: all cores) */
 } gasp_backend_opts;
 
 typedef struct gasp_backend gasp_backend;
@@ -48,7 +76,10 @@ struct gasp_backend {
   int (*generate)(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
                   const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d);
   void (*close)(gasp_backend *b);
+  int grammar;          /* answers are decoded under a grammar (recorded in results) */
 };
+
+void gasp_answer_free(gasp_answer *a);
 
 /* Opens a backend by name. Returns NULL with a message in err when the name is unknown or it cannot start. */
 gasp_backend *gasp_backend_open(const char *name, const gasp_backend_opts *o, char *err, size_t errcap);

@@ -62,6 +62,12 @@ struct gasp_target {
   /* Rewriters run before checking when asked (optional): repair what can be repaired mechanically, each
    * change noted in d. Returns the number of changes. */
   int (*rewrite)(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d);
+  /* A GBNF grammar (malloc'ed) whose language is well-formed answers for this task, generated from the
+   * target's ISA description, for grammar-constrained decoding (optional; NULL: none, reason in d). */
+  char *(*grammar)(const gasp_target *t, const gasp_task *task, gasp_diags *d);
+  /* Our own parser over extracted code, driven by the same description as the grammar (optional).
+   * Returns the number of syntax errors added to d (0: it parses). */
+  int (*parse)(const gasp_target *t, const gasp_task *task, const char *code, int code_first_line, gasp_diags *d);
   /* The speed baseline binary, compiled from the task's reference kernel (optional). */
   int (*baseline)(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d);
 };

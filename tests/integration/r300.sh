@@ -63,6 +63,20 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 assert [(r["turn"], r["class"]) for r in rows] == [(0, "wrong"), (1, "pass")], [(r["turn"], r["class"]) for r in rows]
 PY
 grep -q "repair turns (1 candidates): share correct after turn 0: 0.0%, after turn 1: 100.0%" "$TMP/out" && ok || { bad "repair lift in the summary"; cat "$TMP/out"; }
+# a repair chain cut short (the turn-1 answer is not there yet: an infra error) is continued by --resume from
+# the last recorded turn, quoting that turn's failure; a finished chain is left alone
+mkdir -p "$TMP/ans2"
+cp "$TMP/ans/arb_add_mul3.0.txt" "$TMP/ans2/"
+"$GASP" bench --target r300 --backend files --answers "$TMP/ans2" --tasks arb_add_mul3 --repair 2 -q -o "$TMP/cut.jsonl"
+cp "$TMP/ans/arb_add_mul3.0.t1.txt" "$TMP/ans2/"
+"$GASP" bench --target r300 --backend files --answers "$TMP/ans2" --tasks arb_add_mul3 --repair 2 -q --resume -o "$TMP/cut.jsonl"
+"$GASP" bench --target r300 --backend files --answers "$TMP/ans2" --tasks arb_add_mul3 --repair 2 -q --resume -o "$TMP/cut.jsonl"
+python3 - "$TMP/cut.jsonl" <<'PY' && ok || bad "resume continues a cut repair chain"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+got = [(r["turn"], r["class"], bool(r.get("infra_error"))) for r in rows]
+assert got == [(0, "wrong", False), (1, "error", True), (1, "pass", False)], got
+PY
 expect_rc 0 "prompt for an ARB task" "$GASP" prompt --target r300 --task arb_add_mul3
 grep -q "64 ALU" "$TMP/out" && grep -q '```arb' "$TMP/out" && ok || bad "R300 facts and fence in the prompt"
 expect_rc 2 "an ARB task on a PTX target" "$GASP" prompt --target ptx-sm90 --task arb_add_mul3

@@ -49,7 +49,9 @@ int main(void) {
   FILE *f = fdopen(fd, "w");
   CHECK(gasp_results_append(f, &r) == 0, "append");
   r.sample = 4;
+  r.grammar = 1;
   gasp_results_append(f, &r);
+  r.grammar = 0;
   r.sample = 9;
   r.infra_error = 1; /* the backend gave no answer: resume must try it again */
   gasp_results_append(f, &r);
@@ -60,10 +62,14 @@ int main(void) {
   char err[128];
   CHECK(gasp_rows_load(path, &rows, err, sizeof err) == 0, "load");
   CHECK(rows.count == 3 && rows.bad_lines == 1, "3 rows, 1 torn line: %zu %zu", rows.count, rows.bad_lines);
-  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 9, 0), "infra errors are retried");
-  CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 0), "resume key present");
-  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 3, 7), "another seed is another key");
-  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 5, 0), "absent key");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 0, 9, 0), "infra errors are retried");
+  CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 0, 3, 0), "resume key present");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 1, 3, 0), "grammar on is another key");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 0, 3, 7), "another seed is another key");
+  CHECK(!gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 0, 5, 0), "absent key");
+  CHECK(gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 1, 4, 0) &&
+            !gasp_rows_has(&rows, "vector_add", "ptx-sm90", "files", "m", "bare", 0, 4, 0),
+        "grammar is read back and keyed");
   CHECK(rows.count && rows.rows[0].cls == GASP_CLASS_WRONG && rows.rows[0].stage == GASP_STAGE_VERIFY, "fields");
   gasp_rows_free(&rows);
   unlink(path);

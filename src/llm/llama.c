@@ -1,0 +1,493 @@
+/* The `llama` backend: llama.cpp embedded, the source article's setup (a local model in raw-completion mode)
+ * made gasp's default when a model is configured. Beyond the article:
+ *  - several samples of one prompt are decoded as parallel sequences in one batch, the prompt's KV cells
+ *    shared by all of them (a unified KV cache), for throughput;
+ *  - decoding under the target's GBNF grammar (target->grammar), so answers are well-formed by construction.
+ *    The grammar is checked on the sampled token first and applied to the whole vocabulary only when that
+ *    token is rejected (what llama.cpp's common sampler does): masking ~150k candidates per token is the
+ *    cost llama.cpp users measured at up to 37%;
+ *  - per-token log-probabilities with the top 5 alternatives.
+ * llama.cpp's own log lines are kept (last few, for error messages) and printed only with GASP_LLAMA_VERBOSE. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/util.h"
+#include "backend.h"
+#include "llama.h"
+
+#define LOG_KEEP 2048
+#define PROMPT_CTX_DEFAULT 4096
+
+typedef struct {
+  struct llama_model *model;
+  const struct llama_vocab *vocab;
+  struct llama_context *ctx;
+  unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
+  int parallel, gpu_layers, threads, logprobs, prompt_ctx, grammar;
+  /* answers decoded ahead for the next samples of the same prompt */
+  char *cache_prompt;
+  int cache_turn, cache_first, cache_n;
+  gasp_answer cache[64];
+  char *grammar_text;          /* the grammar of cache_task (one task's grammar is reused by all its samples) */
+  char cache_task[64];
+  const void *cache_target;
+} llama_state;
+
+/* llama.cpp logs through a global callback: keep the last lines for our error messages */
+static char log_tail[LOG_KEEP];
+static void on_log(enum ggml_log_level level, const char *text, void *user) {
+  (void)user;
+  if (getenv("GASP_LLAMA_VERBOSE")) fputs(text, stderr);
+  if (level == GGML_LOG_LEVEL_DEBUG) return;
+  size_t have = strlen(log_tail), add = strlen(text);
+  if (add >= LOG_KEEP) text += add - (LOG_KEEP - 1), add = LOG_KEEP - 1;
+  if (have + add >= LOG_KEEP) {
+    size_t drop = have + add - (LOG_KEEP - 1);
+    memmove(log_tail, log_tail + drop, have - drop + 1);
+    have -= drop;
+  }
+  memcpy(log_tail + have, text, add + 1);
+}
+
+/* The last error-looking line llama.cpp logged, for messages. */
+static const char *last_log_line(char *buf, size_t cap) {
+  buf[0] = 0;
+  char *copy = gasp_strdup(log_tail), *save = NULL;
+  for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+    if (strstr(l, "error") || strstr(l, "failed") || strstr(l, "invalid") || strstr(l, "parse"))
+      snprintf(buf, cap, "%s", l);
+  free(copy);
+  return buf;
+}
+
+static long long mem_available_bytes(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return -1;
+  char line[256];
+  long long kb = -1, swap = 0;
+  while (fgets(line, sizeof line, f)) {
+    sscanf(line, "MemAvailable: %lld kB", &kb);
+    sscanf(line, "SwapFree: %lld kB", &swap);
+  }
+  fclose(f);
+  return kb < 0 ? -1 : (kb + swap) * 1024;
+}
+
+static void cache_clear(llama_state *s) {
+  for (int i = 0; i < s->cache_n; i++) gasp_answer_free(&s->cache[i]);
+  s->cache_n = 0;
+  free(s->cache_prompt);
+  s->cache_prompt = NULL;
+}
+
+static void llama_close(gasp_backend *b) {
+  llama_state *s = b->state;
+  if (!s) return;
+  cache_clear(s);
+  free(s->grammar_text);
+  if (s->ctx) llama_free(s->ctx);
+  if (s->model) llama_model_free(s->model);
+  free(s);
+  b->state = NULL;
+}
+
+/* A context with room for the prompt plus `gen` tokens for each of n sequences. Recreated only when a
+ * larger one is needed. */
+static int ensure_ctx(llama_state *s, unsigned need, int n, gasp_diags *d) {
+  if (s->ctx && s->ctx_cells >= need) return 0;
+  if (s->ctx) llama_free(s->ctx);
+  struct llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = need;
+  cp.n_batch = need < 2048 ? need : 2048;
+  if (cp.n_batch < (unsigned)n) cp.n_batch = (unsigned)n;
+  cp.n_ubatch = cp.n_batch < 512 ? cp.n_batch : 512;
+  cp.n_seq_max = (unsigned)(s->parallel > n ? s->parallel : n);
+  cp.kv_unified = true; /* one KV buffer for all sequences: the prompt's cells are shared, not copied */
+  cp.n_threads = cp.n_threads_batch = s->threads;
+  cp.no_perf = true;
+  log_tail[0] = 0;
+  s->ctx = llama_init_from_model(s->model, cp);
+  s->ctx_cells = s->ctx ? llama_n_ctx(s->ctx) : 0;
+  if (!s->ctx) {
+    char l[512];
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0,
+                   "llama.cpp could not create a context of %u tokens for %d sequence(s) (out of memory?) %s", need, n,
+                   last_log_line(l, sizeof l));
+    return -1;
+  }
+  return 0;
+}
+
+static void piece_of(const struct llama_vocab *v, llama_token t, char *buf, size_t cap) {
+  int n = llama_token_to_piece(v, t, buf, (int32_t)cap - 1, 0, false);
+  buf[n > 0 ? n : 0] = 0;
+}
+
+/* log-softmax of the raw logits at the chosen token, and the top 5, in one pass over the vocabulary */
+static void token_logprob(const llama_state *s, const float *logits, int nv, llama_token chosen, gasp_tok_logprob *out) {
+  float mx = -INFINITY;
+  for (int i = 0; i < nv; i++) mx = logits[i] > mx ? logits[i] : mx;
+  double sum = 0;
+  int top[5];
+  int nt = 0;
+  for (int i = 0; i < nv; i++) {
+    sum += exp((double)logits[i] - mx);
+    /* insertion into a sorted top-5 */
+    if (nt < 5 || logits[i] > logits[top[nt - 1]]) {
+      int j = nt < 5 ? nt++ : 4;
+      while (j > 0 && logits[top[j - 1]] < logits[i]) {
+        top[j] = top[j - 1];
+        j--;
+      }
+      top[j] = i;
+    }
+  }
+  double lse = mx + log(sum);
+  out->chosen.token = chosen;
+  out->chosen.logprob = (float)(logits[chosen] - lse);
+  piece_of(s->vocab, chosen, out->chosen.piece, sizeof out->chosen.piece);
+  out->ntop = nt;
+  for (int k = 0; k < nt; k++) {
+    out->top[k].token = top[k];
+    out->top[k].logprob = (float)(logits[top[k]] - lse);
+    piece_of(s->vocab, top[k], out->top[k].piece, sizeof out->top[k].piece);
+  }
+}
+
+typedef struct {
+  struct llama_sampler *chain, *grammar;
+  gasp_str text;
+  gasp_tok_logprob *lp;
+  int nlp, caplp;
+  int tokens, done, truncated, batch_idx;
+  llama_token last;
+} seq_state;
+
+static struct llama_sampler *make_chain(const gasp_gen_params *p, uint32_t seed) {
+  struct llama_sampler_chain_params cp = llama_sampler_chain_default_params();
+  cp.no_perf = true;
+  struct llama_sampler *c = llama_sampler_chain_init(cp);
+  if (p->temperature <= 0) {
+    llama_sampler_chain_add(c, llama_sampler_init_greedy());
+    return c;
+  }
+  if (p->top_k > 0) llama_sampler_chain_add(c, llama_sampler_init_top_k(p->top_k));
+  if (p->top_p > 0 && p->top_p < 1) llama_sampler_chain_add(c, llama_sampler_init_top_p((float)p->top_p, 1));
+  if (p->min_p > 0) llama_sampler_chain_add(c, llama_sampler_init_min_p((float)p->min_p, 1));
+  llama_sampler_chain_add(c, llama_sampler_init_temp((float)p->temperature));
+  llama_sampler_chain_add(c, llama_sampler_init_dist(seed));
+  return c;
+}
+
+/* Samples the next token of one sequence: the chain alone first; if a grammar rejects that token, the
+ * grammar masks the full candidate list and the chain samples again. */
+static llama_token sample_one(llama_state *s, seq_state *q, llama_token_data *cand, int nv) {
+  const float *logits = llama_get_logits_ith(s->ctx, q->batch_idx);
+  for (int i = 0; i < nv; i++) cand[i] = (llama_token_data){i, logits[i], 0.0f};
+  llama_token_data_array arr = {cand, (size_t)nv, -1, false};
+  llama_sampler_apply(q->chain, &arr);
+  llama_token t = arr.data[arr.selected].id;
+  if (q->grammar) {
+    llama_token_data one = {t, 1.0f, 0.0f};
+    llama_token_data_array single = {&one, 1, -1, false};
+    llama_sampler_apply(q->grammar, &single);
+    if (isinf(single.data[0].logit) && single.data[0].logit < 0) {
+      for (int i = 0; i < nv; i++) cand[i] = (llama_token_data){i, logits[i], 0.0f};
+      arr = (llama_token_data_array){cand, (size_t)nv, -1, false};
+      llama_sampler_apply(q->grammar, &arr);
+      llama_sampler_apply(q->chain, &arr);
+      t = arr.data[arr.selected].id;
+    }
+    llama_sampler_accept(q->grammar, t);
+  }
+  llama_sampler_accept(q->chain, t);
+  if (s->logprobs) {
+    if (q->nlp == q->caplp) {
+      q->caplp = q->caplp ? 2 * q->caplp : 256;
+      q->lp = realloc(q->lp, (size_t)q->caplp * sizeof *q->lp);
+    }
+    token_logprob(s, logits, nv, t, &q->lp[q->nlp++]);
+  }
+  return t;
+}
+
+static int ends_with_stop(const gasp_str *t, const gasp_gen_params *p) {
+  for (int i = 0; i < 4 && p->stop[i]; i++) {
+    size_t n = strlen(p->stop[i]);
+    if (n && t->len >= n && !memcmp(t->data + t->len - n, p->stop[i], n)) return (int)n;
+  }
+  return 0;
+}
+
+/* Decodes n samples of one prompt together into answers[0..n). */
+static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *task, const char *prompt,
+                        const gasp_gen_params *p, int first, int n, gasp_answer *answers, gasp_diags *d) {
+  double t0 = gasp_now_s();
+  /* the prompt: raw text (the article's raw-completion mode) or the model's own chat template */
+  char *text = NULL;
+  if (p->chat) {
+    const char *tmpl = llama_model_chat_template(s->model, NULL);
+    if (!tmpl) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0,
+                     "--chat: the model has no chat template (tokenizer.chat_template); use raw completion");
+      return -1;
+    }
+    struct llama_chat_message m = {"user", prompt};
+    int need = llama_chat_apply_template(tmpl, &m, 1, true, NULL, 0);
+    if (need < 0) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "llama.cpp does not support this model's chat template");
+      return -1;
+    }
+    text = malloc((size_t)need + 1);
+    llama_chat_apply_template(tmpl, &m, 1, true, text, need + 1);
+    text[need] = 0;
+  } else
+    text = gasp_strdup(prompt);
+  int plen = (int)strlen(text);
+  int cap = plen + 16;
+  llama_token *toks = malloc((size_t)cap * sizeof *toks);
+  /* raw: the model's BOS as in training; chat: the template already wrote its special tokens */
+  int np = llama_tokenize(s->vocab, text, plen, toks, cap, !p->chat, p->chat);
+  free(text);
+  if (np < 0) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "the prompt could not be tokenized");
+    free(toks);
+    return -1;
+  }
+  if (np > s->prompt_ctx) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0,
+                   "context overflow: the prompt is %d tokens but the context for prompts holds %d (raise --ctx)", np,
+                   s->prompt_ctx);
+    free(toks);
+    return -1;
+  }
+  unsigned need = (unsigned)np + (unsigned)n * (unsigned)p->max_tokens + 16;
+  if (ensure_ctx(s, need, n, d)) {
+    free(toks);
+    return -1;
+  }
+  llama_memory_clear(llama_get_memory(s->ctx), true);
+
+  int nv = llama_vocab_n_tokens(s->vocab);
+  int bcap = (int)llama_n_batch(s->ctx);
+  struct llama_batch batch = llama_batch_init(bcap > n ? bcap : n, 0, n);
+  /* the prompt once, its cells belonging to every sequence */
+  int rc = 0;
+  for (int at = 0; at < np && !rc; at += bcap) {
+    batch.n_tokens = 0;
+    for (int i = at; i < np && i < at + bcap; i++) {
+      int k = batch.n_tokens++;
+      batch.token[k] = toks[i];
+      batch.pos[k] = i;
+      batch.n_seq_id[k] = n;
+      for (int q = 0; q < n; q++) batch.seq_id[k][q] = q;
+      batch.logits[k] = i == np - 1;
+    }
+    if (llama_decode(s->ctx, batch)) rc = -1;
+  }
+  free(toks);
+  if (rc) {
+    char l[512];
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "llama.cpp failed to decode the prompt %s",
+                   last_log_line(l, sizeof l));
+    llama_batch_free(batch);
+    return -1;
+  }
+  seq_state *qs = calloc((size_t)n, sizeof *qs);
+  for (int q = 0; q < n; q++) {
+    uint64_t seed = p->seed + (uint64_t)(first + q) + 7919u * (uint64_t)p->turn; /* as the openai backend */
+    qs[q].chain = make_chain(p, (uint32_t)(seed ^ (seed >> 32)));
+    gasp_str_init(&qs[q].text);
+    qs[q].batch_idx = batch.n_tokens - 1;
+    if (s->grammar && s->grammar_text) {
+      log_tail[0] = 0;
+      qs[q].grammar = llama_sampler_init_grammar(s->vocab, s->grammar_text, "root");
+      if (!qs[q].grammar) {
+        char l[512];
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "the grammar for task '%s' failed to compile: %s",
+                       task->id, last_log_line(l, sizeof l));
+        rc = -1;
+      }
+    }
+  }
+  llama_token_data *cand = malloc((size_t)nv * sizeof *cand);
+  int active = rc ? 0 : n;
+  for (int step = 0; active > 0; step++) {
+    batch.n_tokens = 0;
+    for (int q = 0; q < n; q++) {
+      seq_state *x = &qs[q];
+      if (x->done) continue;
+      llama_token tok = sample_one(s, x, cand, nv);
+      if (llama_vocab_is_eog(s->vocab, tok)) {
+        x->done = 1;
+        active--;
+        continue;
+      }
+      char piece[256];
+      int k = llama_token_to_piece(s->vocab, tok, piece, sizeof piece, 0, false);
+      if (k > 0) gasp_str_append(&x->text, piece, (size_t)k);
+      x->tokens++;
+      int stop = ends_with_stop(&x->text, p);
+      if (stop) {
+        x->text.len -= (size_t)stop;
+        x->text.data[x->text.len] = 0;
+      }
+      if (stop || x->tokens >= p->max_tokens) {
+        x->truncated = !stop;
+        x->done = 1;
+        active--;
+        continue;
+      }
+      int b = batch.n_tokens++;
+      batch.token[b] = tok;
+      batch.pos[b] = np + step;
+      batch.n_seq_id[b] = 1;
+      batch.seq_id[b][0] = q;
+      batch.logits[b] = 1;
+      x->batch_idx = b;
+    }
+    if (!batch.n_tokens) break;
+    if (llama_decode(s->ctx, batch)) {
+      /* no room left in the context: the sequences still running end here, marked truncated */
+      for (int q = 0; q < n; q++)
+        if (!qs[q].done) qs[q].done = qs[q].truncated = 1;
+      break;
+    }
+  }
+  free(cand);
+  llama_batch_free(batch);
+  double secs = gasp_now_s() - t0;
+  for (int q = 0; q < n; q++) {
+    if (!rc) {
+      gasp_answer *a = &answers[q];
+      memset(a, 0, sizeof *a);
+      a->len = qs[q].text.len;
+      a->text = gasp_str_take(&qs[q].text);
+      a->tokens = qs[q].tokens;
+      a->seconds = secs; /* each answer took the whole batch's time */
+      a->truncated = qs[q].truncated;
+      a->logprobs = qs[q].lp;
+      a->nlogprobs = qs[q].nlp;
+      qs[q].lp = NULL;
+    }
+    gasp_str_free(&qs[q].text);
+    free(qs[q].lp);
+    llama_sampler_free(qs[q].chain);
+    if (qs[q].grammar) llama_sampler_free(qs[q].grammar);
+  }
+  free(qs);
+  (void)t;
+  return rc;
+}
+
+static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
+                          const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d) {
+  llama_state *s = b->state;
+  memset(out, 0, sizeof *out);
+  if (p->max_tokens <= 0) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "max tokens must be positive");
+    return -1;
+  }
+  /* decoded ahead in an earlier batch? */
+  if (s->cache_prompt && !strcmp(s->cache_prompt, prompt) && s->cache_turn == p->turn && sample >= s->cache_first &&
+      sample < s->cache_first + s->cache_n && s->cache[sample - s->cache_first].text) {
+    *out = s->cache[sample - s->cache_first];
+    memset(&s->cache[sample - s->cache_first], 0, sizeof *out);
+    return 0;
+  }
+  if (s->grammar && (strcmp(s->cache_task, task->id) || s->cache_target != t)) {
+    free(s->grammar_text);
+    s->grammar_text = NULL;
+    if (!t->grammar) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "target '%s' has no grammar (use --grammar off)", t->name);
+      return -1;
+    }
+    s->grammar_text = t->grammar(t, task, d);
+    if (!s->grammar_text) return -1;
+    gasp_strlcpy(s->cache_task, task->id, sizeof s->cache_task);
+    s->cache_target = t;
+  }
+  /* a repair turn's prompt quotes its own sample's failure: nothing to share, and the samples decoded
+   * ahead for the first turn stay cached */
+  if (p->turn > 0) return decode_batch(s, t, task, prompt, p, sample, 1, out, d);
+  cache_clear(s);
+  int total = p->n_samples > 0 ? p->n_samples : 1;
+  int n = total - sample;
+  if (n > s->parallel) n = s->parallel;
+  if (n < 1) n = 1;
+  if (n > (int)(sizeof s->cache / sizeof s->cache[0])) n = (int)(sizeof s->cache / sizeof s->cache[0]);
+  if (decode_batch(s, t, task, prompt, p, sample, n, s->cache, d)) return -1;
+  s->cache_first = sample;
+  s->cache_n = n;
+  s->cache_prompt = gasp_strdup(prompt);
+  s->cache_turn = p->turn;
+  *out = s->cache[0];
+  memset(&s->cache[0], 0, sizeof *out);
+  return 0;
+}
+
+gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, size_t cap) {
+  const char *path = o->model && *o->model ? o->model : getenv("GASP_MODEL");
+  if (!path || !*path) {
+    snprintf(err, cap, "the llama backend needs a model: --model PATH.gguf or GASP_MODEL (gasp mkmodel makes a "
+                       "random-weight one for tests)");
+    return NULL;
+  }
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+    snprintf(err, cap, "model file '%s' not found", path);
+    return NULL;
+  }
+  FILE *f = fopen(path, "rb");
+  char magic[4] = {0};
+  if (!f || fread(magic, 1, 4, f) != 4 || memcmp(magic, "GGUF", 4)) {
+    if (f) fclose(f);
+    snprintf(err, cap, "'%s' is not a GGUF model file (it does not start with 'GGUF')", path);
+    return NULL;
+  }
+  fclose(f);
+  /* on the CPU the weights must fit in memory (mmap would otherwise thrash until the OOM killer comes) */
+  long long avail = mem_available_bytes();
+  if (o->gpu_layers == 0 && avail > 0 && (long long)st.st_size > avail) {
+    snprintf(err, cap, "model '%s' is %.1f GiB but only %.1f GiB of memory is available", path,
+             st.st_size / 1073741824.0, avail / 1073741824.0);
+    return NULL;
+  }
+  llama_log_set(on_log, NULL);
+  llama_backend_init();
+  struct llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = o->gpu_layers;
+  log_tail[0] = 0;
+  struct llama_model *m = llama_model_load_from_file(path, mp);
+  if (!m) {
+    char l[512];
+    snprintf(err, cap, "llama.cpp could not load '%s' (corrupt or unsupported model?): %s", path,
+             last_log_line(l, sizeof l));
+    return NULL;
+  }
+  llama_state *s = calloc(1, sizeof *s);
+  s->model = m;
+  s->vocab = llama_model_get_vocab(m);
+  s->parallel = o->parallel > 0 ? o->parallel : 1;
+  if (s->parallel > 64) s->parallel = 64;
+  s->gpu_layers = o->gpu_layers;
+  s->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  s->logprobs = o->logprobs;
+  s->grammar = o->grammar;
+  s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
+  gasp_backend *b = calloc(1, sizeof *b);
+  b->name = "llama";
+  const char *base = strrchr(path, '/');
+  gasp_strlcpy(b->model, base ? base + 1 : path, sizeof b->model);
+  b->state = s;
+  b->generate = llama_generate;
+  b->close = llama_close;
+  b->grammar = o->grammar;
+  return b;
+}

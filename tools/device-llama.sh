@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine: the CUDA build of the pinned llama.cpp and the llama backend's figures (issue 3).
+# libggml-cuda.so is 68 MB, over the device tool's 64 MiB carry limit, so it is built there (about 3.5 min on
+# 16 cores) from the same git bundle tools/llama-build.sh verified here. Here, first:
+#   bash tools/llama-build.sh && bash tools/device-prepare.sh
+# then, through the device tool, carry ["build", ".deps/llama/pkg/package/llama/gitRelease.bundle"]:
+#   bash tools/device-llama.sh
+# Our gasp binary is built against the CPU libllama; its RUNPATH (not RPATH) lets LD_LIBRARY_PATH swap in the
+# CUDA build of the same source, same sonames. Writes logs under $OUT when it is set. Never changes GPU settings.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-/tmp}
+L=/tmp/llama-cuda
+if ! [ -f "$L/build/bin/libggml-cuda.so" ]; then
+  rm -rf "$L" && git clone -q "$ROOT/.deps/llama/pkg/package/llama/gitRelease.bundle" "$L/src" || exit 3
+  t0=$(date +%s)
+  cmake -S "$L/src" -B "$L/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DGGML_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
+    -DGGML_NATIVE=OFF >"$OUT/llama-cmake.log" 2>&1 || { tail -20 "$OUT/llama-cmake.log"; exit 3; }
+  cmake --build "$L/build" --target llama -j"$(nproc)" >"$OUT/llama-build.log" 2>&1 || { tail -30 "$OUT/llama-build.log"; exit 3; }
+  echo "llama.cpp CUDA build: $(( $(date +%s) - t0 )) s"
+fi
+export LD_LIBRARY_PATH=$L/build/bin:$ROOT/build/devlibs GASP_LLAMA_VOCAB_DIR=$L/src/models \
+  GASP_TASKS_DIR=$ROOT/tasks GASP_WORKER=$ROOT/build/gasp-worker
+G=$ROOT/build/gasp
+nvidia-smi -L
+[ -f /tmp/m100.gguf ] || $G mkmodel --size 100m -o /tmp/m100.gguf
+echo "== generation speed, 100M-parameter random llama, all layers on the H200"
+timeout 240 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar both 2>&1 | tee "$OUT/genspeed.log"
+echo "== the tiny model end to end: grammar on, check, assemble, run on the H200"
+$G mkmodel -o /tmp/tiny.gguf >/dev/null
+timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on --samples 8 --max-tokens 512 \
+  --tasks 'vector_add' --level 2 -o "$OUT/tiny-grammar.jsonl" 2>&1 | tail -14
+timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on --samples 4 --max-tokens 256 \
+  --level 0 -o "$OUT/tiny-grammar-l0.jsonl" 2>&1 | tail -14
