@@ -61,3 +61,10 @@ __kernel void dispatch(__global uint *out) {
   uint i = __builtin_amdgcn_workgroup_id_x() * p16[2] + __builtin_amdgcn_workitem_id_x();
   out[i] = p16[2] * 100000u + p32[3];
 }
+
+/* A __constant table: clang reaches .rodata through s_getpc_b64 plus a pc-relative offset. */
+__constant float ctab_values[8] = {1.5f, 2.5f, -3.0f, 4.25f, 0.5f, 7.0f, -1.0f, 9.0f};
+__kernel void ctab(__global const uint *x, __global float *out, uint count) {
+  uint i = GID;
+  if (i < count) out[i] = ctab_values[x[i] & 7] * (float)(x[i] >> 3);
+}

@@ -128,6 +128,24 @@ static void test_gen(const char *mcpu, const char *src) {
     for (int i = 0; i < 7 * 32; i++) bad += out[i] != 32u * 100000u + 7u * 32u;
     CHECK(bad == 0, "dispatch on %s: %d wrong (first %u)", mcpu, bad, out[0]);
   }
+  /* constant table in .rodata */
+  {
+    static const float tab[8] = {1.5f, 2.5f, -3.0f, 4.25f, 0.5f, 7.0f, -1.0f, 9.0f};
+    static uint32_t x[N];
+    static float out[N];
+    for (int i = 0; i < N; i++) x[i] = rnd() % 4096, out[i] = 0;
+    f.nreg = 0;
+    uint64_t px = fx_buffer(&f, x, sizeof x), po = fx_buffer(&f, out, sizeof out);
+    uint32_t n = N;
+    memset(f.kernarg, 0, sizeof f.kernarg);
+    fx_arg(&f, 0, &px, 8); fx_arg(&f, 8, &po, 8); fx_arg(&f, 16, &n, 4);
+    gasp_emu_result r = fx_run(&f, "ctab", (N + 63) / 64, 1, 64, 1, 0);
+    show(&r, "ctab", mcpu);
+    CHECK(r.cls == GASP_CLASS_PASS, "ctab on %s", mcpu);
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += out[i] != tab[x[i] & 7] * (float)(x[i] >> 3);
+    CHECK(bad == 0, "ctab on %s: %d wrong", mcpu, bad);
+  }
   free((void *)f.obj);
 }
 

@@ -23,7 +23,7 @@ static void init_wave(emu_launch_state *st, emu_wave *w, const uint32_t gid[3], 
   memset(w->spend, 0, sizeof w->spend);
   w->npend = 0;
   w->scc = 0;
-  w->done = w->at_barrier = 0;
+  w->done = w->at_barrier = w->jump = 0;
   w->pc = kd->entry;
   w->lanes = st->wave32 ? 32 : 64;
   /* user SGPRs in the order of kernel_code_properties bits (AMDGPUUsage, "Initial Kernel Execution State"):
@@ -160,7 +160,8 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   }
   /* regions: the caller's, the kernarg segment, a dispatch packet (hsa_kernel_dispatch_packet_t) and a queue */
   uint8_t packet[64], queue[256], *karg = calloc(1, (l->kernarg_len ? l->kernarg_len : 4) + 256);
-  st.regions = calloc((size_t)l->nregions + 3, sizeof *st.regions);
+  st.regions = calloc((size_t)l->nregions + 3 + (size_t)st.kd.nseg, sizeof *st.regions);
+  uint8_t *segmem[8] = {0};
   emu_wave *waves = calloc(nw, sizeof *waves);
   uint32_t (*vmem)[64] = calloc((size_t)nw * 259, sizeof *vmem);
   st.lds = calloc(1, st.lds_size ? st.lds_size : 1);
@@ -189,6 +190,16 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   st.regions[l->nregions + 1] = (gasp_emu_region){EMU_DISPATCH_BASE, packet, sizeof packet};
   st.regions[l->nregions + 2] = (gasp_emu_region){EMU_QUEUE_BASE, queue, sizeof queue};
   st.nregions = l->nregions + 3;
+  for (int i = 0; i < st.kd.nseg; i++) {
+    segmem[i] = calloc(1, st.kd.seg[i].memsz ? st.kd.seg[i].memsz : 1);
+    if (!segmem[i]) {
+      r->cls = GASP_CLASS_ERROR;
+      snprintf(r->detail, sizeof r->detail, "out of memory");
+      goto out;
+    }
+    memcpy(segmem[i], (const uint8_t *)l->code_object + st.kd.seg[i].off, st.kd.seg[i].filesz);
+    st.regions[st.nregions++] = (gasp_emu_region){EMU_CODE_BASE + st.kd.seg[i].vaddr, segmem[i], st.kd.seg[i].memsz};
+  }
   st.budget = l->max_wave_instructions ? l->max_wave_instructions : 200000000ull;
   for (unsigned i = 0; i < nw; i++) {
     waves[i].v = vmem + (size_t)i * 259;
@@ -230,6 +241,7 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
       }
   r->wave_instructions = executed;
 out:
+  for (int i = 0; i < 8; i++) free(segmem[i]);
   free(karg);
   free(st.regions);
   free(waves);

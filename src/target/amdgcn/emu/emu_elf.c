@@ -107,6 +107,21 @@ int emu_elf_load(const void *obj, size_t len, const char *kernel, emu_kd *kd, co
     return -1;
   }
   kd->entry = entry - kd->text_vaddr;
+  /* loadable segments: a __constant table lives in .rodata and is reached through s_getpc_b64 */
+  if (eh.e_phentsize == sizeof(Elf64_Phdr) && in_range(len, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr))) {
+    for (int i = 0; i < eh.e_phnum && kd->nseg < 8; i++) {
+      Elf64_Phdr ph;
+      memcpy(&ph, b + eh.e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
+      if (ph.p_type != PT_LOAD || !in_range(len, ph.p_offset, ph.p_filesz) || ph.p_memsz < ph.p_filesz ||
+          ph.p_memsz > (64u << 20))
+        continue;
+      kd->seg[kd->nseg].vaddr = ph.p_vaddr;
+      kd->seg[kd->nseg].off = ph.p_offset;
+      kd->seg[kd->nseg].filesz = ph.p_filesz;
+      kd->seg[kd->nseg].memsz = ph.p_memsz;
+      kd->nseg++;
+    }
+  }
   *text = b + kd->text_off;
   return 0;
 }

@@ -742,6 +742,16 @@ static int salu(S *st, emu_wave *w, const emu_insn *in) {
     case EMU_OP_S_FLBIT_I32_B32: A32; W32(a ? (uint32_t)__builtin_clz(a) : ~0u); break;
     case EMU_OP_S_SEXT_I32_I8: A32; W32((uint32_t)(int8_t)a); break;
     case EMU_OP_S_SEXT_I32_I16: A32; W32((uint32_t)(int16_t)a); break;
+    /* program counter: addresses of the code object as loaded at EMU_CODE_BASE (s_getpc gives the next
+     * instruction's address; s_setpc/s_swappc jump within .text, anything else is caught on the next fetch) */
+    case EMU_OP_S_GETPC_B64: W64(EMU_CODE_BASE + st->kd.text_vaddr + w->pc + 4); break;
+    case EMU_OP_S_SETPC_B64: case EMU_OP_S_SWAPPC_B64: {
+      uint64_t t = rd_s64(st, w, in, in->src[0]);
+      if (op == EMU_OP_S_SWAPPC_B64) W64(EMU_CODE_BASE + st->kd.text_vaddr + w->pc + 4);
+      w->jump = 1;
+      w->jump_to = t - EMU_CODE_BASE - st->kd.text_vaddr;
+      break;
+    }
     case EMU_OP_S_ABS_I32: { A32; int32_t t = (int32_t)a; d = t < 0 ? (uint32_t)-(int64_t)t : a; scc = d != 0; W32(d); break; }
     /* saveexec: D = EXEC; EXEC = f(S0, EXEC); SCC = EXEC != 0. S0 is read before D is written. */
     case EMU_OP_S_AND_SAVEEXEC_B32: case EMU_OP_S_OR_SAVEEXEC_B32: case EMU_OP_S_XOR_SAVEEXEC_B32:
@@ -1291,6 +1301,10 @@ int emu_exec_one(S *st, emu_wave *w) {
       break;
   }
   if (rc || st->stop) return -1;
+  if (w->jump) {
+    w->jump = 0;
+    next = w->jump_to;
+  }
   w->pc = next;
   return 0;
 }

@@ -89,7 +89,12 @@ typedef struct {
   uint64_t kd_vaddr;    /* where .kd lives; entry = kd_vaddr + kernel_code_entry_byte_offset */
   uint64_t text_vaddr, text_off, text_size;
   uint64_t entry;       /* .text offset of the first instruction */
+  struct { uint64_t vaddr, off, filesz, memsz; } seg[8]; /* PT_LOAD segments: .rodata tables, .data */
+  int nseg;
 } emu_kd;
+
+/* Where the code object's segments appear to the kernel (s_getpc_b64 returns addresses in here). */
+#define EMU_CODE_BASE 0x7ffd00000000ull
 
 /* Parses the ELF code object and finds `kernel` and its descriptor. Returns 0, or -1 with why filled. */
 int emu_elf_load(const void *obj, size_t len, const char *kernel, emu_kd *kd, const uint8_t **text, char *why,
@@ -121,6 +126,8 @@ typedef struct {
   int scc;
   uint64_t pc;          /* .text offset */
   int done, at_barrier;
+  int jump;             /* s_setpc/s_swappc: the next pc is jump_to */
+  uint64_t jump_to;
   int id;               /* wave index in the launch (messages) */
   uint32_t lanes;       /* wave size */
   /* memory counters: vm loads, lgkm (LDS, SMEM), vs stores (gfx10+; gfx9 counts stores on vm) */
