@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Lists, per generation, the opcodes the AMD emulator executes: the rows of emu_optab.c (LLVM 19's own
-mnemonics) whose canonical op has a case in emu_exec.c (or belongs to a family handled by index: v_cmp*,
+mnemonics) whose canonical op has a case in emu_exec.c or emu_alu.c (or belongs to a family handled by index: v_cmp*,
 s_cmp*, s_cmpk*, s_lshlN_add). Usage: tools/amdemu-coverage.py [--names]"""
 import os, re, sys
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "target", "amdgcn", "emu")
-exe = open(os.path.join(root, "emu_exec.c")).read()
+exe = open(os.path.join(root, "emu_exec.c")).read() + open(os.path.join(root, "emu_alu.c")).read()
 tab = open(os.path.join(root, "emu_optab.c")).read()
 family = re.compile(r"^(V_CMPX?_|S_CMPK?_|S_LSHL[1-4]_ADD|S_LOAD_)")
 for gen in ("gfx900", "gfx1030", "gfx1100"):

@@ -157,6 +157,18 @@ struct emu_launch_state {
 /* Executes the instruction at w->pc. Returns 0, or -1 when the launch stops (st->stop set). */
 int emu_exec_one(emu_launch_state *st, emu_wave *w);
 
+/* emu_alu.c: one SALU instruction; one VALU instruction over the lanes in m (plain, DPP or SDWA form).
+ * Each returns 0, or -1 with the launch stopped. */
+int emu_salu(emu_launch_state *st, emu_wave *w, const emu_insn *in);
+int emu_valu(emu_launch_state *st, emu_wave *w, const emu_insn *in, uint64_t m);
+int emu_valu_dpp(emu_launch_state *st, emu_wave *w, const emu_insn *in, uint64_t m);
+int emu_valu_sdwa(emu_launch_state *st, emu_wave *w, const emu_insn *in, uint64_t m);
+
+/* emu_exec.c: stops the launch with a hazard on register reg (>= 512: SGPR reg - 512) read or written while a
+ * load into it is outstanding; retires all but the newest `keep` operations of a counter (s_waitcnt). */
+void emu_hazard(emu_launch_state *st, emu_wave *w, unsigned reg, int write);
+void emu_queue_wait(emu_wave *w, emu_queue *q, int keep);
+
 /* Stops the launch with class c at pc, formatting the detail. */
 void emu_fail(emu_launch_state *st, emu_wave *w, gasp_class c, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
