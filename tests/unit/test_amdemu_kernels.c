@@ -18,12 +18,12 @@ static void show(const gasp_emu_result *r, const char *what, const char *mcpu) {
     printf("  %s on %s: %s: %s (pc 0x%llx)\n", what, mcpu, gasp_class_name(r->cls), r->detail, (unsigned long long)r->pc);
 }
 
-static void test_gen(const char *mcpu, const char *src) {
+static void test_gen(const char *mcpu, const char *src, const char *flag) {
   emu_fixture f;
   memset(&f, 0, sizeof f);
   f.mcpu = mcpu;
-  f.obj = build_hsaco(src, 1, mcpu, &f.len);
-  CHECK(f.obj != NULL, "build kernels.cl for %s", mcpu);
+  f.obj = build_hsaco_flag(src, 1, mcpu, flag, &f.len);
+  CHECK(f.obj != NULL, "build kernels.cl for %s %s", mcpu, flag ? flag : "");
   if (!f.obj) return;
   enum { N = 1000 };
   /* vadd: 1000 elements in groups of 64 (the last group partly masked by the bounds check) */
@@ -155,7 +155,10 @@ int main(void) {
   CHECK(gasp_read_file(AMDEMU_DIR "/kernels.cl", 1 << 20, &src, &n) == 0, "read kernels.cl");
   if (!src) return DONE();
   const char *gens[] = {"gfx900", "gfx1030", "gfx1100"};
-  for (int i = 0; i < 3; i++) test_gen(gens[i], src);
+  for (int i = 0; i < 3; i++) test_gen(gens[i], src, NULL);
+  /* gfx10 and gfx11 in wave64 mode */
+  test_gen("gfx1030", src, "-mwavefrontsize64");
+  test_gen("gfx1100", src, "-mwavefrontsize64");
   free(src);
   return DONE();
 }

@@ -33,8 +33,9 @@ static int run_tool(char *const argv[], char **err) {
   return ok ? 0 : -1;
 }
 
-/* Builds `src` (OpenCL C when is_cl, else assembly) for mcpu into a code object; returns malloc'd bytes. */
-static uint8_t *build_hsaco(const char *src, int is_cl, const char *mcpu, size_t *len) {
+/* Builds `src` (OpenCL C when is_cl, else assembly) for mcpu into a code object; returns malloc'd bytes.
+ * flag: one more clang option (e.g. -mwavefrontsize64), or NULL. */
+static uint8_t *build_hsaco_flag(const char *src, int is_cl, const char *mcpu, const char *flag, size_t *len) {
   char dir[] = "/tmp/amdemu-test-XXXXXX";
   if (!mkdtemp(dir)) return NULL;
   char in[300], obj[300], out[300], cpu[64];
@@ -49,7 +50,8 @@ static uint8_t *build_hsaco(const char *src, int is_cl, const char *mcpu, size_t
   int rc;
   if (is_cl) {
     char *argv[] = {(char *)llvm_tool("clang"), "-x", "cl", "-cl-std=CL2.0", "-Xclang", "-finclude-default-header",
-                    "-nogpulib", "-target", "amdgcn-amd-amdhsa", cpu, "-O2", "-c", in, "-o", obj, NULL};
+                    "-nogpulib", "-target", "amdgcn-amd-amdhsa", cpu, "-O2", "-c", in, "-o", obj,
+                    (char *)flag, NULL};
     rc = run_tool(argv, NULL);
   } else {
     char *argv[] = {(char *)llvm_tool("llvm-mc"), "-triple=amdgcn-amd-amdhsa", cpu, "-filetype=obj", in, "-o", obj, NULL};
@@ -73,6 +75,10 @@ static uint8_t *build_hsaco(const char *src, int is_cl, const char *mcpu, size_t
   unlink(out);
   rmdir(dir);
   return bytes;
+}
+
+static inline uint8_t *build_hsaco(const char *src, int is_cl, const char *mcpu, size_t *len) {
+  return build_hsaco_flag(src, is_cl, mcpu, NULL, len);
 }
 
 /* Up to 6 buffers at fixed device addresses; kernarg assembled by the test. */
