@@ -1,6 +1,6 @@
 /* amdemu-bench: wave-instructions emulated per second per core by the AMD emulator on real kernels
  * (tests/amdemu/kernels.cl compiled by clang-19 for gfx900, gfx1030 and gfx1100), one thread, printed as a
- * table. Usage: amdemu-bench [tests/amdemu/kernels.cl] [elements] */
+ * table. Usage: amdemu-bench [tests/amdemu/kernels.cl] [elements] [target] [kernel] */
 #include <math.h>
 #include <time.h>
 
@@ -27,7 +27,9 @@ int main(int argc, char **argv) {
   printf("%-8s %-10s %10s %14s %10s %16s\n", "target", "kernel", "elements", "wave-instr", "cpu-s", "wave-instr/s");
   const char *gens[] = {"gfx900", "gfx1030", "gfx1100"};
   int rc = 0;
+  const char *only_gen = argc > 3 ? argv[3] : NULL, *only_k = argc > 4 ? argv[4] : NULL;
   for (int g = 0; g < 3; g++) {
+    if (only_gen && strcmp(only_gen, gens[g])) continue;
     emu_fixture f;
     memset(&f, 0, sizeof f);
     f.mcpu = gens[g];
@@ -35,6 +37,7 @@ int main(int argc, char **argv) {
     if (!f.obj) return 2;
     const char *kernels[] = {"vadd", "reduce", "diverge"};
     for (int k = 0; k < 3; k++) {
+      if (only_k && strcmp(only_k, kernels[k])) continue;
       f.nreg = 0;
       uint64_t pa = fx_buffer(&f, a, 4ull * n), pb = fx_buffer(&f, b, 4ull * n), pc = fx_buffer(&f, c, 4ull * n);
       memset(f.kernarg, 0, sizeof f.kernarg);

@@ -33,12 +33,12 @@ static const char *fmt_name(int f) {
   return f >= 0 && f <= EMU_FMT_VOPDY ? n[f] : "?";
 }
 
-static void set_op(emu_insn *in, emu_gen g, int fmt, unsigned opnum) {
+static void set_op(emu_insn *in, char *why, emu_gen g, int fmt, unsigned opnum) {
   const emu_optab_row *r = lookup(g, fmt, opnum);
   in->fmt = (uint8_t)fmt;
   if (!r) {
     in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
-    snprintf(in->why, sizeof in->why, "%s opcode 0x%x is not an instruction of this generation", fmt_name(fmt), opnum);
+    snprintf(why, EMU_WHY_CAP, "%s opcode 0x%x is not an instruction of this generation", fmt_name(fmt), opnum);
     in->name = "invalid";
     return;
   }
@@ -46,7 +46,7 @@ static void set_op(emu_insn *in, emu_gen g, int fmt, unsigned opnum) {
   in->op = r->op;
   if (r->op == EMU_OP_NONE) {
     in->bad = GASP_CLASS_UNSUPPORTED;
-    snprintf(in->why, sizeof in->why, "%s: not implemented by the emulator", r->name);
+    snprintf(why, EMU_WHY_CAP, "%s: not implemented by the emulator", r->name);
   }
 }
 
@@ -125,6 +125,7 @@ static int needs_literal(int op) {
 /* Decodes one instruction at dword index i of n. Fills in (len >= 1 always). */
 static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn *in) {
   emu_gen g = p->gen;
+  char *why = p->why[in - p->insns];
   uint32_t d = w[0];
   memset(in, 0, sizeof *in);
   in->len = 1;
@@ -132,44 +133,44 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
   in->name = "invalid";
   int extra;
   if ((d >> 23) == 0x17d) { /* SOP1: 10111110 1, sdst [22:16], op [15:8], ssrc0 [7:0] */
-    set_op(in, g, EMU_FMT_SOP1, (d >> 8) & 0xff);
+    set_op(in, why, g, EMU_FMT_SOP1, (d >> 8) & 0xff);
     in->vdst = (d >> 16) & 0x7f;
     in->src[0] = d & 0xff;
     extra = take_extra(in, w, avail, 1, 1);
   } else if ((d >> 23) == 0x17e) { /* SOPC: op [22:16], ssrc1 [15:8], ssrc0 [7:0] */
-    set_op(in, g, EMU_FMT_SOPC, (d >> 16) & 0x7f);
+    set_op(in, why, g, EMU_FMT_SOPC, (d >> 16) & 0x7f);
     in->src[0] = d & 0xff;
     in->src[1] = (d >> 8) & 0xff;
     extra = take_extra(in, w, avail, 1, 2);
   } else if ((d >> 23) == 0x17f) { /* SOPP: op [22:16], simm16 */
-    set_op(in, g, EMU_FMT_SOPP, (d >> 16) & 0x7f);
+    set_op(in, why, g, EMU_FMT_SOPP, (d >> 16) & 0x7f);
     in->imm = (int16_t)(d & 0xffff);
     extra = 0;
   } else if ((d >> 28) == 0xb) { /* SOPK: op [27:23], sdst [22:16], simm16 */
-    set_op(in, g, EMU_FMT_SOPK, (d >> 23) & 0x1f);
+    set_op(in, why, g, EMU_FMT_SOPK, (d >> 23) & 0x1f);
     in->vdst = (d >> 16) & 0x7f;
     in->imm = (int16_t)(d & 0xffff);
     extra = 0;
     if (in->op == EMU_OP_NONE && in->name && !strcmp(in->name, "s_setreg_imm32_b32")) extra = 1;
   } else if ((d >> 30) == 2) { /* SOP2: op [29:23], sdst [22:16], ssrc1 [15:8], ssrc0 [7:0] */
-    set_op(in, g, EMU_FMT_SOP2, (d >> 23) & 0x7f);
+    set_op(in, why, g, EMU_FMT_SOP2, (d >> 23) & 0x7f);
     in->vdst = (d >> 16) & 0x7f;
     in->src[0] = d & 0xff;
     in->src[1] = (d >> 8) & 0xff;
     extra = take_extra(in, w, avail, 1, 2);
   } else if ((d >> 25) == 0x3f) { /* VOP1: vdst [24:17], op [16:9], src0 [8:0] */
-    set_op(in, g, EMU_FMT_VOP1, (d >> 9) & 0xff);
+    set_op(in, why, g, EMU_FMT_VOP1, (d >> 9) & 0xff);
     in->vdst = (d >> 17) & 0xff;
     in->src[0] = d & 0x1ff;
     extra = take_extra(in, w, avail, 1, 1);
   } else if ((d >> 25) == 0x3e) { /* VOPC: op [24:17], vsrc1 [16:9], src0 [8:0]; result in VCC */
-    set_op(in, g, EMU_FMT_VOPC, (d >> 17) & 0xff);
+    set_op(in, why, g, EMU_FMT_VOPC, (d >> 17) & 0xff);
     in->src[0] = d & 0x1ff;
     in->src[1] = (uint16_t)(256 + ((d >> 9) & 0xff));
     in->sdst = 106;
     extra = take_extra(in, w, avail, 1, 2);
   } else if ((d >> 31) == 0) { /* VOP2: op [30:25], vdst [24:17], vsrc1 [16:9], src0 [8:0] */
-    set_op(in, g, EMU_FMT_VOP2, (d >> 25) & 0x3f);
+    set_op(in, why, g, EMU_FMT_VOP2, (d >> 25) & 0x3f);
     in->vdst = (d >> 17) & 0xff;
     in->src[0] = d & 0x1ff;
     in->src[1] = (uint16_t)(256 + ((d >> 9) & 0xff));
@@ -212,11 +213,11 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
         in->op = r->op;
         if (r->op == EMU_OP_NONE) {
           in->bad = GASP_CLASS_UNSUPPORTED;
-          snprintf(in->why, sizeof in->why, "%s (VOP3): not implemented by the emulator", r->name);
+          snprintf(why, EMU_WHY_CAP, "%s (VOP3): not implemented by the emulator", r->name);
         }
       } else {
         in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
-        snprintf(in->why, sizeof in->why, "VOP3 opcode 0x%x is not an instruction of this generation", opn);
+        snprintf(why, EMU_WHY_CAP, "VOP3 opcode 0x%x is not an instruction of this generation", opn);
       }
       in->src[0] = e & 0x1ff;
       in->src[1] = (e >> 9) & 0x1ff;
@@ -241,7 +242,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
       for (int i = 0; i < 3; i++)
         if (in->src[i] == EMU_SRC_LITERAL) {
           if (g == EMU_GFX9 || avail < 3) {
-            if (g == EMU_GFX9) { in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION; snprintf(in->why, sizeof in->why, "%s: literal operand in VOP3 on gfx9", in->name); }
+            if (g == EMU_GFX9) { in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION; snprintf(why, EMU_WHY_CAP, "%s: literal operand in VOP3 on gfx9", in->name); }
             else extra = -1;
           } else {
             in->lit = w[2];
@@ -252,7 +253,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
     } else if (g == EMU_GFX9 && top6 == 0x30) {
       /* SMEM gfx9: op [25:18], imm [17], glc [16], soe [14], sdata [12:6], sbase [5:0] (pairs);
        * second dword: offset [20:0] (imm) or an SGPR number, soffset [31:25] with soe */
-      set_op(in, g, EMU_FMT_SMEM, (d >> 18) & 0xff);
+      set_op(in, why, g, EMU_FMT_SMEM, (d >> 18) & 0xff);
       in->vdst = (d >> 6) & 0x7f;
       in->saddr = (uint16_t)((d & 0x3f) << 1);
       int imm = (d >> 17) & 1, soe = (d >> 14) & 1;
@@ -262,7 +263,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
     } else if (g != EMU_GFX9 && top6 == 0x3d) {
       /* SMEM gfx10/11: op [25:18], sdata [12:6], sbase [5:0]; offset [20:0] signed, soffset [31:25]
        * (null = 0x7d on gfx10, 0x7c on gfx11: llvm-mc s_load_dword s1, s[4:5], 0x10) */
-      set_op(in, g, EMU_FMT_SMEM, (d >> 18) & 0xff);
+      set_op(in, why, g, EMU_FMT_SMEM, (d >> 18) & 0xff);
       in->vdst = (d >> 6) & 0x7f;
       in->saddr = (uint16_t)((d & 0x3f) << 1);
       in->imm = sext(e & 0x1fffff, 21);
@@ -272,7 +273,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
     } else if (top6 == 0x36) {
       /* DS: gfx9 op [24:17], gfx10+ op [25:18]; offset1 [15:8], offset0 [7:0];
        * second dword vdst [31:24], data1 [23:16], data0 [15:8], addr [7:0] */
-      set_op(in, g, EMU_FMT_DS, g == EMU_GFX9 ? (d >> 17) & 0xff : (d >> 18) & 0xff);
+      set_op(in, why, g, EMU_FMT_DS, g == EMU_GFX9 ? (d >> 17) & 0xff : (d >> 18) & 0xff);
       in->off0 = d & 0xff;
       in->off1 = (d >> 8) & 0xff;
       in->vdst = e >> 24;
@@ -291,7 +292,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
       int f = seg == 0 ? EMU_FMT_FLAT : seg == 1 ? EMU_FMT_SCRATCH : EMU_FMT_GLOBAL;
       /* flat and global share opcode numbers (llvm-mc 19: flat_load_dword and global_load_dword differ only in
        * seg); flat addresses are taken as global ones (an LDS-aperture address is outside every buffer) */
-      set_op(in, g, f, (d >> 18) & 0x7f);
+      set_op(in, why, g, f, (d >> 18) & 0x7f);
       int obits = g == EMU_GFX10 ? 12 : 13;
       uint32_t raw = d & ((1u << obits) - 1);
       in->imm = seg == 0 ? (int32_t)(raw & ((1u << (obits - 1)) - 1)) : sext(raw, obits);
@@ -307,11 +308,12 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
        * vdstx [31:24], vdsty [23:17] (register = field << 1 | !(vdstx & 1)), vsrc1y [16:9], src0y [8:0].
        * Checked: llvm-mc v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v2 = ca100101 00020102. */
       emu_insn y;
+      char ywhy[EMU_WHY_CAP] = "";
       memset(&y, 0, sizeof y);
       y.len = 1;
       y.pair = -1;
-      set_op(in, g, EMU_FMT_VOPDX, (d >> 22) & 0xf);
-      set_op(&y, g, EMU_FMT_VOPDY, (d >> 17) & 0x1f);
+      set_op(in, why, g, EMU_FMT_VOPDX, (d >> 22) & 0xf);
+      set_op(&y, ywhy, g, EMU_FMT_VOPDY, (d >> 17) & 0x1f);
       in->src[0] = d & 0x1ff;
       in->src[1] = (uint16_t)(256 + ((d >> 9) & 0xff));
       in->vdst = e >> 24;
@@ -333,7 +335,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
       vop2_fixups(&y);
       if (!in->bad && y.bad) {
         in->bad = y.bad;
-        memcpy(in->why, y.why, sizeof in->why);
+        memcpy(why, ywhy, EMU_WHY_CAP);
       }
       emu_insn *ny = realloc(p->ypairs, sizeof *ny * (size_t)(p->nypairs + 1));
       if (ny) {
@@ -342,18 +344,18 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
         in->pair = p->nypairs++;
       } else {
         in->bad = GASP_CLASS_ERROR;
-        snprintf(in->why, sizeof in->why, "out of memory");
+        snprintf(why, EMU_WHY_CAP, "out of memory");
       }
     } else {
       in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
-      snprintf(in->why, sizeof in->why, "encoding 0x%08x is not decoded by the emulator (format %u)", d, top6);
+      snprintf(why, EMU_WHY_CAP, "encoding 0x%08x is not decoded by the emulator (format %u)", d, top6);
       in->name = "invalid";
       return;
     }
   }
   if (extra < 0) {
     in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
-    snprintf(in->why, sizeof in->why, "%s: instruction runs past the end of .text", in->name ? in->name : "?");
+    snprintf(why, EMU_WHY_CAP, "%s: instruction runs past the end of .text", in->name ? in->name : "?");
     return;
   }
   in->len = (uint8_t)(in->len + extra);
@@ -363,7 +365,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
      * s0 [23] (src0 is an SGPR), src1_sel [26:24], src1_sext [27], src1_neg [28], src1_abs [29], s1 [31] */
     if (avail < 2 || g == EMU_GFX11) {
       in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
-      snprintf(in->why, sizeof in->why, "%s: SDWA operand %s", in->name, g == EMU_GFX11 ? "does not exist on gfx11" : "past the end of .text");
+      snprintf(why, EMU_WHY_CAP, "%s: SDWA operand %s", in->name, g == EMU_GFX11 ? "does not exist on gfx11" : "past the end of .text");
       return;
     }
     uint32_t s = w[1];
@@ -388,7 +390,7 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
     }
     if (in->op == EMU_OP_V_MAC_F32 || in->op == EMU_OP_V_FMAC_F32 || in->dst_sel > 6 || in->src_sel[0] > 6 || in->src_sel[1] > 6) {
       in->bad = in->bad ? in->bad : GASP_CLASS_UNSUPPORTED;
-      snprintf(in->why, sizeof in->why, "%s_sdwa: this SDWA form is not implemented by the emulator", in->name);
+      snprintf(why, EMU_WHY_CAP, "%s_sdwa: this SDWA form is not implemented by the emulator", in->name);
     }
   }
 }
@@ -396,7 +398,8 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
 int emu_decode_prog(emu_prog *p) {
   uint64_t n = p->text_len / 4;
   p->insns = calloc(n ? n : 1, sizeof *p->insns);
-  if (!p->insns) return -1;
+  p->why = calloc(n ? n : 1, sizeof *p->why);
+  if (!p->insns || !p->why) return -1;
   uint32_t *words = malloc((n ? n : 1) * 4);
   if (!words) return -1;
   memcpy(words, p->text, n * 4);
@@ -408,6 +411,8 @@ int emu_decode_prog(emu_prog *p) {
 void emu_prog_free(emu_prog *p) {
   free(p->insns);
   free(p->ypairs);
+  free(p->why);
+  p->why = NULL;
   p->insns = NULL;
   p->ypairs = NULL;
 }

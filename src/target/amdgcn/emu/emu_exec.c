@@ -439,7 +439,7 @@ int emu_exec_one(S *st, emu_wave *w) {
   }
   const emu_insn *in = &st->prog.insns[idx];
   if (in->bad) {
-    emu_fail(st, w, (gasp_class)in->bad, "%s at .text+0x%llx (wave %d)", in->why, (unsigned long long)w->pc, w->id);
+    emu_fail(st, w, (gasp_class)in->bad, "%s at .text+0x%llx (wave %d)", st->prog.why[idx], (unsigned long long)w->pc, w->id);
     return -1;
   }
   uint64_t next = w->pc + 4u * in->len, m = w->exec;

@@ -67,14 +67,16 @@ typedef struct {
   int32_t pair;         /* VOPD: index of the Y half in emu_prog.ypairs, else -1 */
   int32_t bad;          /* nonzero: executing it stops the launch with this class */
   const char *name;     /* LLVM mnemonic (for messages) */
-  char why[96];         /* with bad: the reason */
 } emu_insn;
+
+#define EMU_WHY_CAP 96      /* the reason a bad instruction gives, kept apart: the hot struct stays small */
 
 typedef struct {
   emu_gen gen;
   const uint8_t *text;  /* .text bytes */
   uint64_t text_len;
   emu_insn *insns;      /* one per dword offset (instructions start on dwords) */
+  char (*why)[EMU_WHY_CAP]; /* per insns entry: why it is bad */
   emu_insn *ypairs;
   int nypairs;
   uint32_t nvgpr;       /* VGPRs allocated per lane, from the descriptor */
