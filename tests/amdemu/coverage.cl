@@ -163,3 +163,25 @@ __kernel void c_atomic(__global const int *xs, __global const int *ys, __global 
   uint i = GID;
   if (i < n) __atomic_fetch_add(&out[xs[i] & 7], 1, __ATOMIC_RELAXED);
 }
+
+/* sum over each aligned group of 32 lanes: on gfx10+ a row_xmask butterfly inside rows of 16 then
+ * v_permlanex16 across the pair of rows; on gfx9 (no such instructions) the ds_swizzle butterfly */
+__kernel void c_rowx(__global const int *xs, __global const int *ys, __global int *out, uint n) {
+  uint i = GID;
+  int v = i < n ? xs[i] : 0;
+#if defined(__gfx1030__) || defined(__gfx1100__)
+  v += __builtin_amdgcn_update_dpp(0, v, 0x161, 0xf, 0xf, false);
+  v += __builtin_amdgcn_update_dpp(0, v, 0x162, 0xf, 0xf, false);
+  v += __builtin_amdgcn_update_dpp(0, v, 0x164, 0xf, 0xf, false);
+  v += __builtin_amdgcn_update_dpp(0, v, 0x168, 0xf, 0xf, false);
+  /* fetch inactive: clang sinks this into the i < n branch, where the other row of a partial wave is off */
+  v += __builtin_amdgcn_permlanex16(v, v, 0x76543210u, 0xfedcba98u, true, false);
+#else
+  v += __builtin_amdgcn_ds_swizzle(v, 0x041f);
+  v += __builtin_amdgcn_ds_swizzle(v, 0x081f);
+  v += __builtin_amdgcn_ds_swizzle(v, 0x101f);
+  v += __builtin_amdgcn_ds_swizzle(v, 0x201f);
+  v += __builtin_amdgcn_ds_swizzle(v, 0x401f);
+#endif
+  if (i < n) out[i] = v;
+}

@@ -121,6 +121,7 @@ static const cov_case cases[] = {
     {"c_reverse", KI, r_reverse, 0, N, 0}, {"c_stencil", KF, r_stencil, 1e-6, N, 0}, {"c_scan", KI, r_scan, 0, N, 0},
     {"c_ballot", KI, r_ballot, 0, N, 0}, {"c_swizzle_sum", KI, r_swizzle, 0, N, 0}, {"c_bperm_max", KI, r_bperm, 0, N, 0},
     {"c_dpp_scan", KI, r_dppscan, 0, N, 0}, {"c_atomic", KI, r_atomic, 0, 8, 0}, {"c_mandel", KF, NULL, 0, N, 1},
+    {"c_rowx", KI, r_swizzle, 0, N, 0},
 };
 
 static uint64_t rs = 99991;

@@ -333,6 +333,30 @@ int emu_valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     wr_s(st, w, in->vdst, a[lane]);
     return st->stop ? -1 : 0;
   }
+  if (op == EMU_OP_V_PERMLANE16_B32 || op == EMU_OP_V_PERMLANEX16_B32 || op == EMU_OP_V_PERMLANE64_B32) {
+    /* RDNA ISA manuals: lane l reads S0 of lane (l & ~15) + sel (permlanex16: of the other row of its pair),
+     * sel being nibble l % 8 of S1 (lanes 0-7 of a row) or S2 (lanes 8-15); permlane64 swaps the wave's halves.
+     * A source lane outside EXEC is read anyway with op_sel[0] (FI), else gives 0 with op_sel[1] (BC), else
+     * the destination keeps its value. */
+    const uint32_t *a = va(st, w, in, 0, t0);
+    uint32_t s1 = op == EMU_OP_V_PERMLANE64_B32 ? 0 : rd_s(st, w, in, in->src[1]);
+    uint32_t s2 = op == EMU_OP_V_PERMLANE64_B32 ? 0 : rd_s(st, w, in, in->src[2]);
+    uint32_t *d = vrow(st, w, in->vdst, 1);
+    if (st->stop) return -1;
+    int fi = in->opsel & 1, bc = (in->opsel >> 1) & 1;
+    uint32_t out[64];
+    for (unsigned l = 0; l < L; l++) {
+      unsigned src;
+      if (op == EMU_OP_V_PERMLANE64_B32) src = L == 64 ? l ^ 32 : l;
+      else {
+        unsigned sel = ((l & 15) < 8 ? s1 >> (4 * (l & 7)) : s2 >> (4 * (l & 7))) & 15;
+        src = ((l & ~15u) ^ (op == EMU_OP_V_PERMLANEX16_B32 ? 16u : 0u)) + sel;
+      }
+      out[l] = (fi || (m >> src & 1)) ? a[src] : bc ? 0 : d[l];
+    }
+    LANES d[l] = out[l];
+    return 0;
+  }
   if (op == EMU_OP_V_NOP) return 0;
   uint32_t *d;
   if (op == EMU_OP_V_WRITELANE_B32) {
