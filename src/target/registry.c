@@ -7,8 +7,10 @@
 extern const gasp_target gasp_target_ptx_sm90;
 extern const gasp_target gasp_target_ptx_sm89;
 extern const gasp_target gasp_target_r300;
+extern const gasp_target gasp_target_gfx900, gasp_target_gfx1030, gasp_target_gfx1100;
 
-static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, &gasp_target_r300, NULL};
+static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, &gasp_target_r300,
+                                         &gasp_target_gfx900, &gasp_target_gfx1030, &gasp_target_gfx1100, NULL};
 
 const gasp_target *const *gasp_targets(void) { return all; }
 
@@ -30,6 +32,7 @@ int gasp_source_map_line(const gasp_source *s, int line) {
 
 void gasp_binary_free(gasp_binary *b) {
   free(b->data);
+  free(b->launch);
   memset(b, 0, sizeof *b);
   b->regs = b->shared_static = -1;
 }
