@@ -79,6 +79,9 @@ int gasp_amd_is_complete(const char *code);
 /* The path of an LLVM 19 tool (/usr/lib/llvm-19/bin or $GASP_LLVM_BIN); 0 when executable. */
 int gasp_amd_tool(const char *name, char *buf, size_t cap);
 
+/* 1 when the functional emulator (emu/) is compiled into this gasp. */
+int gasp_amd_emulator_built(void);
+
 /* The HIP runtime loader (hip.c): 1 when libamdhip64.so loads and reports an AMD GPU of this mcpu. */
 int gasp_amd_hip_available(const char *mcpu, char *why, size_t cap);
 /* Runs one trial on the HIP device (only after gasp_amd_hip_available said yes): kernarg holds the explicit

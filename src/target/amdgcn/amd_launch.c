@@ -13,6 +13,14 @@
  * small pointer is an illegal address and buffers never touch. */
 #define DEVICE_BASE 0x100000000ull
 
+int gasp_amd_emulator_built(void) {
+#ifdef GASP_HAVE_AMD_EMU
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 int gasp_amd_emulate(const gasp_binary *bin, const gasp_task *task, const gasp_trial_shape *sh, uint8_t *const bufs[],
                      const uint64_t sizes[], uint64_t guard, gasp_class *cls, char *detail, size_t detail_cap,
                      uint64_t *wave_instructions) {

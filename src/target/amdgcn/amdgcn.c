@@ -45,8 +45,7 @@ static int snippet_vreg(const gasp_task *task, int param) {
 
 static void amd_facts(const gasp_target *t, const gasp_task *task, gasp_str *o) {
   const gasp_amd_arch *a = gasp_amd_arch_of(t);
-  gasp_str_printf(o, "- %s (%s), assembled by LLVM 19's llvm-mc (-mcpu=%s) into an HSA code object.\n", t->gpu, a->mcpu,
-                  a->mcpu);
+  gasp_str_printf(o, "- %s, assembled by LLVM 19's llvm-mc (-mcpu=%s) into an HSA code object.\n", t->gpu, a->mcpu);
   gasp_str_printf(o, "- Waves of %d lanes. VGPRs v0..v255 hold one 32-bit value per lane; SGPRs s0..s%d one value per "
                      "wave; 64-bit values use pairs (v[2:3], s[4:5]). EXEC masks the active lanes%s; VCC is %s; SCC is "
                      "the scalar condition bit.\n",
