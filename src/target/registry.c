@@ -22,10 +22,12 @@ const gasp_target *gasp_target_find(const char *name) {
 
 void gasp_source_free(gasp_source *s) {
   free(s->text);
+  free(s->line_map);
   memset(s, 0, sizeof *s);
 }
 
 int gasp_source_map_line(const gasp_source *s, int line) {
+  if (s->line_map) return line >= 1 && line <= s->line_map_len ? s->line_map[line - 1] : 0;
   if (line >= s->map_first && line < s->map_first + s->map_count) return line - s->map_first + s->map_orig_first;
   return 0;
 }

@@ -17,6 +17,9 @@ typedef enum { GASP_EXEC_NONE = 0, GASP_EXEC_CUDA, GASP_EXEC_GL, GASP_EXEC_EMU }
 typedef struct {
   char *text;
   int map_first, map_count, map_orig_first;
+  int *line_map;     /* optional, for rewriters that insert lines: line_map[text_line - 1] is the answer line
+                      * (0: added by the harness); when set it replaces the range above. Owned. */
+  int line_map_len;
 } gasp_source;
 
 void gasp_source_free(gasp_source *s);

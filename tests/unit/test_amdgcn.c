@@ -71,6 +71,31 @@ static void bad(const char *target, const char *file, int line, int col, gasp_cl
   gasp_diags_free(&d);
 }
 
+/* The s_waitcnt rewriter: the answer assembles after it, with a note at the answer line it fixed, and the
+ * assembled code holds the inserted wait. */
+static void fixed(const char *file, int line, const char *wait) {
+  const gasp_target *t = gasp_target_find("gfx1030");
+  const gasp_task *task = gasp_taskset_find(&ts, "vector_add");
+  gasp_record rec;
+  gasp_record_init(&rec);
+  rec.answer = slurp(file);
+  gasp_binary bin;
+  memset(&bin, 0, sizeof bin);
+  gasp_eval_opts eo = {0};
+  eo.stop_after_check = 1;
+  eo.rewrite = 1;
+  eo.binary_out = &bin;
+  gasp_eval(t, task, &eo, &rec);
+  CHECK(rec.cls == GASP_CLASS_PASS && rec.rewrites == 1, "%s: rewritten once and clean (class %s, %d rewrites)", file,
+        gasp_class_name(rec.cls), rec.rewrites);
+  int noted = 0;
+  for (size_t i = 0; i < rec.diags.count; i++)
+    noted |= rec.diags.items[i].sev == GASP_SEV_NOTE && rec.diags.items[i].line == line && strstr(rec.diags.items[i].msg, wait);
+  CHECK(noted, "%s: a note at line %d naming %s", file, line, wait);
+  gasp_binary_free(&bin);
+  gasp_record_free(&rec);
+}
+
 int main(void) {
   char tool[600];
   if (gasp_amd_tool("llvm-mc", tool, sizeof tool) || gasp_amd_tool("ld.lld", tool, sizeof tool)) {
@@ -100,6 +125,8 @@ int main(void) {
   bad("gfx1030", "bad_wave.full.gfx1030.s", 125, 1, GASP_CLASS_SEMANTIC, ".wavefront_size: 64");
   bad("gfx1030", "bad_abi.full.gfx1030.s", 125, 1, GASP_CLASS_SEMANTIC, "kernel argument 3 (n)");
   bad("gfx1030", "bad_lds.full.gfx1030.s", 34, 2, GASP_CLASS_RESOURCE, "LDS byte 68");
+  fixed("bad_waitcnt.gfx1030.s", 16, "vmcnt(0)");
+  fixed("bad_waitcnt.full.gfx1030.s", 33, "vmcnt(0)");
   /* the waitcnt checker does not cry wolf: none of the 44 clang-19 references on any target trips it (they are
    * checked by the integration test through the reference backend) */
   gasp_taskset_free(&ts);

@@ -274,7 +274,11 @@ static void waitcnt_of(const amd_insn *in, int *vm, int *lgkm) {
 
 static int overlap(const amd_reg *a, const amd_reg *b) { return a->cls == b->cls && a->lo <= b->hi && b->lo <= a->hi; }
 
-static void check_waitcnt(const amd_program *pr, const gasp_source *src, int gfx, gasp_diags *d, int *errors) {
+/* Reports every hazard into d; with d NULL stops at the first and returns its text line and counter in
+ * *first_line / *first_kind (0 when none). */
+static void check_waitcnt(const amd_program *pr, const gasp_source *src, int gfx, gasp_diags *d, int *errors,
+                          int *first_line, amd_mem *first_kind) {
+  if (first_line) *first_line = 0;
   pending_load pend[256];
   int np = 0;
   for (int i = 0; i < pr->n; i++) {
@@ -310,6 +314,11 @@ static void check_waitcnt(const amd_program *pr, const gasp_source *src, int gfx
       int is_dest = dest && o == 0;
       for (int k = 0; k < np; k++)
         if (overlap(&r, &pend[k].dst)) {
+          if (!d) {
+            *first_line = in->line;
+            *first_kind = pend[k].kind;
+            return;
+          }
           int line = gasp_source_map_line(src, in->line);
           gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line, line ? in->ops[o].col : 0,
                          "%s is %s before the s_waitcnt %s that covers the %s into it (line %d): the hardware would "
@@ -581,7 +590,7 @@ int gasp_amd_check(const gasp_target *t, const gasp_task *task, const gasp_sourc
     errors++;
   }
   check_registers(&pr, src, a, d, &errors);
-  check_waitcnt(&pr, src, a->gfx, d, &errors);
+  check_waitcnt(&pr, src, a->gfx, d, &errors, NULL, NULL);
   check_wave(&pr, src, a, meta_wave, meta_line, d, &errors);
   gasp_trial_shape sh;
   char serr[160];
@@ -630,4 +639,56 @@ int gasp_amd_check(const gasp_target *t, const gasp_task *task, const gasp_sourc
   }
   gasp_rmtree_flat(dir);
   return 0;
+}
+
+/* The s_waitcnt rewriter (issue 7): before the first use of a register whose load is still outstanding, insert
+ * the wait that covers it (vmcnt(0) for vector memory, lgkmcnt(0) for scalar and LDS loads), then look again,
+ * until no use is premature. Waiting for zero is always correct, if not always the fastest. Each insertion is
+ * noted in d; the answer's line numbers are kept through the source's line map. */
+int gasp_amd_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d) {
+  (void)task;
+  const gasp_amd_arch *a = gasp_amd_arch_of(t);
+  int changes = 0;
+  for (int round = 0; round < 256; round++) {
+    amd_program pr;
+    parse_program(src->text, &pr);
+    int line;
+    amd_mem kind;
+    int errors = 0;
+    check_waitcnt(&pr, src, a->gfx, NULL, &errors, &line, &kind);
+    free(pr.v);
+    if (!line) break;
+    /* the line table, made from the range the first time */
+    int nlines = 1;
+    for (const char *c = src->text; *c; c++) nlines += *c == '\n';
+    if (!src->line_map) {
+      int *first = malloc((size_t)nlines * sizeof *first);
+      for (int i = 0; i < nlines; i++) first[i] = gasp_source_map_line(src, i + 1);
+      src->line_map = first;
+      src->line_map_len = nlines;
+    }
+    const char *at = src->text;
+    for (int i = 1; i < line && at; i++) at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+    if (!at) break;
+    const char *wait = kind == MEM_VM ? "  s_waitcnt vmcnt(0)\n" : "  s_waitcnt lgkmcnt(0)\n";
+    gasp_str s;
+    gasp_str_init(&s);
+    gasp_str_append(&s, src->text, (size_t)(at - src->text));
+    gasp_str_puts(&s, wait);
+    gasp_str_puts(&s, at);
+    free(src->text);
+    src->text = gasp_str_take(&s);
+    int *m = malloc((size_t)(src->line_map_len + 1) * sizeof *m);
+    memcpy(m, src->line_map, (size_t)(line - 1) * sizeof *m);
+    m[line - 1] = 0;
+    memcpy(m + line, src->line_map + line - 1, (size_t)(src->line_map_len - line + 1) * sizeof *m);
+    free(src->line_map);
+    src->line_map = m;
+    src->line_map_len++;
+    int aline = m[line];
+    gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_PASS, aline, aline ? 1 : 0, "rewrite: inserted s_waitcnt %s before this line",
+                   kind == MEM_VM ? "vmcnt(0)" : "lgkmcnt(0)");
+    changes++;
+  }
+  return changes;
 }

@@ -332,13 +332,14 @@ static int amd_reference_answer(const gasp_target *t, const gasp_task *task, cha
 }
 
 int gasp_amd_check(const gasp_target *t, const gasp_task *task, const gasp_source *src, gasp_binary *bin, gasp_diags *d);
+int gasp_amd_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d);
 
 #define AMD_TARGET(sym, nm, g)                                                                                     \
   const gasp_target sym = {.name = nm, .isa = "AMDGCN", .arch = nm, .gpu = g, .exec = GASP_EXEC_EMU, .cc = 0,       \
                            .fence_tags = "amdgcn asm assembly gcn s", .facts = amd_facts,                          \
                            .constraints = amd_constraints, .example = amd_example,                                 \
                            .looks_like_code = amd_looks_like_code, .prepare = amd_prepare, .check = gasp_amd_check, \
-                           .reference_answer = amd_reference_answer, .baseline = NULL}
+                           .reference_answer = amd_reference_answer, .rewrite = gasp_amd_rewrite, .baseline = NULL}
 
 AMD_TARGET(gasp_target_gfx900, "gfx900", "AMD Radeon RX Vega 64 / Instinct MI25 (GCN5, gfx900)");
 AMD_TARGET(gasp_target_gfx1030, "gfx1030", "AMD Radeon RX 6800/6900 (RDNA2, gfx1030)");
