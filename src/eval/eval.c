@@ -32,6 +32,7 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
   }
   rec->stage = GASP_STAGE_CHECK;
   gasp_source src;
+  memset(&src, 0, sizeof src); /* targets fill what they use; the rest (the optional line table) stays empty */
   if (t->prepare(t, task, ex.code, ex.first_line, &src, &rec->diags)) {
     gasp_extracted_free(&ex);
     rec->cls = gasp_diags_first_class(&rec->diags);
