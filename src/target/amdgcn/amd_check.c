@@ -314,6 +314,15 @@ static void check_waitcnt(const amd_program *pr, const gasp_source *src, int gfx
       int is_dest = dest && o == 0;
       for (int k = 0; k < np; k++)
         if (overlap(&r, &pend[k].dst)) {
+          amd_mem self = load_kind(in);
+          if (is_dest && self == pend[k].kind && self != MEM_SMEM) {
+            /* a second load into the same register through an in-order counter lands after the first: the
+             * older one is superseded, not a hazard */
+            memmove(&pend[k], &pend[k + 1], (size_t)(np - k - 1) * sizeof *pend);
+            np--;
+            k--;
+            continue;
+          }
           if (!d) {
             *first_line = in->line;
             *first_kind = pend[k].kind;
