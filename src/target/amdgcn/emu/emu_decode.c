@@ -231,8 +231,10 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
         in->opsel = (d >> 11) & 0xf;
       }
       in->vdst = d & 0xff;
-      if (kind == EMU_FMT_VOPC) in->sdst = d & 0xff; /* e64 compare: the SGPR (pair) that gets the mask */
-      if (kind == EMU_FMT_VOP2 && (in->op == EMU_OP_V_MAC_F32 || in->op == EMU_OP_V_FMAC_F32))
+      (void)kind;
+      if (in->op >= EMU_OP_V_CMP_F_F32 && in->op <= EMU_OP_V_CMPX_CLASS_F32)
+        in->sdst = d & 0xff; /* e64 compare: the SGPR (pair) that gets the mask */
+      if (in->op == EMU_OP_V_MAC_F32 || in->op == EMU_OP_V_FMAC_F32)
         in->src[2] = (uint16_t)(256 + in->vdst);
       extra = 1;
       /* gfx10+ allow one literal in VOP3 (gfx9 does not: 255 there is an invalid operand) */

@@ -225,16 +225,10 @@ static uint32_t fmin_hw(uint32_t a, uint32_t b, int max) {
   return (max ? x > y : x < y) ? a : b;
 }
 
+/* V_MED3_F32: a NaN operand gives min3 under the min rules; else max(min(a, b), min(max(a, b), c)) */
 static uint32_t fmed3(uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t mx = fmin_hw(fmin_hw(a, b, 1), c, 1);
-  if (mx == fmin_hw(a, b, 1) && !(isnan(uf(c)))) {
-    /* fallthrough handled below */
-  }
-  float x = uf(a), y = uf(b), z = uf(c);
-  if (isnan(x) || isnan(y) || isnan(z)) return fmin_hw(fmin_hw(a, b, 0), c, 0);
-  if ((x >= y && x <= z) || (x <= y && x >= z)) return a;
-  if ((y >= x && y <= z) || (y <= x && y >= z)) return b;
-  return c;
+  if (isnan(uf(a)) || isnan(uf(b)) || isnan(uf(c))) return fmin_hw(fmin_hw(a, b, 0), c, 0);
+  return fmin_hw(fmin_hw(a, b, 0), fmin_hw(fmin_hw(a, b, 1), c, 0), 1);
 }
 
 static int32_t cvt_i32(float x) {
@@ -595,7 +589,8 @@ static int ds(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
       /* Cross-lane moves through the LDS crossbar; nothing is stored. A lane reading an inactive lane gets 0
        * (ISA manual, DS_SWIZZLE_B32 / DS_BPERMUTE_B32). swizzle offset: bit 15 set = quad permute (2 bits
        * per lane of the quad), else and/or/xor masks [4:0]/[9:5]/[14:10] within groups of 32. */
-      const uint32_t *dv = vrow(st, w, in->data0, 0);
+      /* ds_swizzle_b32 takes its data in the ADDR field (llvm-mc: ds_swizzle_b32 vdst, vaddr offset:...) */
+      const uint32_t *dv = in->op == EMU_OP_DS_SWIZZLE_B32 ? ad : vrow(st, w, in->data0, 0);
       uint32_t *dst = vrow(st, w, in->vdst, 1);
       if (st->stop) return -1;
       uint32_t out[64];
@@ -785,6 +780,11 @@ static int salu(S *st, emu_wave *w, const emu_insn *in) {
 }
 
 /* ---------- vector ALU ---------- */
+
+static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static inline uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 #define LANES for (unsigned l = 0; l < L; l++) if (m >> l & 1)
 
@@ -976,8 +976,9 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     IOP3(EMU_OP_V_MAX3_I32, (uint32_t)(((int32_t)x > (int32_t)y ? ((int32_t)x > (int32_t)z ? x : z) : ((int32_t)y > (int32_t)z ? y : z))))
     IOP3(EMU_OP_V_MIN3_U32, x < y ? (x < z ? x : z) : (y < z ? y : z))
     IOP3(EMU_OP_V_MAX3_U32, x > y ? (x > z ? x : z) : (y > z ? y : z))
-    IOP3(EMU_OP_V_MED3_I32, ((int32_t)x > (int32_t)y) ^ ((int32_t)x > (int32_t)z) ? x : ((int32_t)y > (int32_t)x) ^ ((int32_t)y > (int32_t)z) ? y : z)
-    IOP3(EMU_OP_V_MED3_U32, (x > y) ^ (x > z) ? x : (y > x) ^ (y > z) ? y : z)
+    /* med3 = max(min(a, b), min(max(a, b), c)) */
+    IOP3(EMU_OP_V_MED3_I32, (uint32_t)imax(imin((int32_t)x, (int32_t)y), imin(imax((int32_t)x, (int32_t)y), (int32_t)z)))
+    IOP3(EMU_OP_V_MED3_U32, umax(umin(x, y), umin(umax(x, y), z)))
     case EMU_OP_V_PERM_B32: {
       /* byte selectors of S2 pick from {S0, S1} (S1 is bytes 0-3); 12 -> 0x00, 13+ -> 0xff, 8-11 sign fill */
       I3;
