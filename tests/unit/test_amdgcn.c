@@ -149,6 +149,48 @@ static void fuzz(const char *file, const char *task_id, int cases) {
   free(src);
 }
 
+/* The harness's kernel-argument layout (explicit arguments, then the hidden block) is the one clang-19 gives the
+ * task's OpenCL C reference: compared argument by argument on every AMD task (gfx1030; cached compiles). */
+static void layout_matches_clang(void) {
+  const gasp_target *t = gasp_target_find("gfx1030");
+  int compared = 0;
+  for (size_t i = 0; i < ts.count; i++) {
+    const gasp_task *task = &ts.items[i];
+    if (!gasp_task_fits(task, "AMDGCN")) continue;
+    gasp_diags d;
+    gasp_diags_init(&d);
+    char *ans = NULL;
+    if (t->reference_answer(t, task, &ans, &d)) {
+      CHECK(0, "%s: clang-19 reference: %s", task->id, d.count ? d.items[0].msg : "");
+      gasp_diags_free(&d);
+      continue;
+    }
+    gasp_amd_layout got, want;
+    int ml, mw;
+    char err[256];
+    CHECK(gasp_amd_meta_parse(ans, task->kernel, &got, &ml, &mw, err, sizeof err) == 0, "%s: %s", task->id, err);
+    gasp_amd_layout_for_task(task, gasp_amd_arch_of(t), &want);
+    CHECK(got.nexplicit == want.nexplicit, "%s: %d explicit arguments, want %d", task->id, got.nexplicit, want.nexplicit);
+    /* every hidden argument the harness fills sits where clang put the same kind */
+    for (int w = 0; w < want.nargs; w++) {
+      if (want.args[w].kind == GASP_AMD_ARG_ZERO) continue;
+      int same = 0, present = 0;
+      for (int g = 0; g < got.nargs; g++)
+        if (got.args[g].kind == want.args[w].kind) {
+          present = 1;
+          same |= got.args[g].offset == want.args[w].offset && got.args[g].size == want.args[w].size;
+        }
+      CHECK(!present || same, "%s: argument kind %d at offset %u", task->id, want.args[w].kind, want.args[w].offset);
+    }
+    /* clang drops the hidden block when nothing reads it; when it is there it is as large as ours */
+    CHECK(got.kernarg_size <= want.kernarg_size, "%s: kernarg size %u, ours %u", task->id, got.kernarg_size, want.kernarg_size);
+    compared++;
+    free(ans);
+    gasp_diags_free(&d);
+  }
+  CHECK(compared >= 20, "%d AMD tasks compared", compared);
+}
+
 int main(void) {
   char tool[600];
   if (gasp_amd_tool("llvm-mc", tool, sizeof tool) || gasp_amd_tool("ld.lld", tool, sizeof tool)) {
@@ -180,6 +222,7 @@ int main(void) {
   bad("gfx1030", "bad_lds.full.gfx1030.s", 34, 2, GASP_CLASS_RESOURCE, "LDS byte 68");
   fixed("bad_waitcnt.gfx1030.s", 16, "vmcnt(0)");
   fixed("bad_waitcnt.full.gfx1030.s", 33, "vmcnt(0)");
+  layout_matches_clang();
   fuzz("vector_add.full.gfx1030.s", "vector_add", 3000);
   fuzz("bad_waitcnt.gfx1030.s", "vector_add", 3000);
   fuzz("add_f32.snippet.s", "add_f32", 1000);
