@@ -214,7 +214,7 @@ int main(void) {
   /* ours: what llvm-mc accepts */
   bad("gfx1030", "bad_waitcnt.gfx1030.s", 16, 21, GASP_CLASS_HAZARD, "before the s_waitcnt vmcnt");
   bad("gfx1030", "bad_waitcnt.full.gfx1030.s", 33, 20, GASP_CLASS_HAZARD, "read before the s_waitcnt vmcnt");
-  bad("gfx1030", "bad_nextfree.full.gfx1030.s", 27, 15, GASP_CLASS_RESOURCE, ".amdhsa_next_free_vgpr 4");
+  bad("gfx1030", "bad_nextfree.full.gfx1030.s", 27, 15, GASP_CLASS_RESOURCE, "v0..v3 (.amdhsa_next_free_vgpr 4");
   bad("gfx1030", "bad_vcc.gfx1030.s", 7, 20, GASP_CLASS_SEMANTIC, "vcc_lo");
   bad("gfx900", "bad_vcclo.gfx900.s", 7, 20, GASP_CLASS_SEMANTIC, "wave64");
   bad("gfx1030", "bad_wave.full.gfx1030.s", 125, 1, GASP_CLASS_SEMANTIC, ".wavefront_size: 64");

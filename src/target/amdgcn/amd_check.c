@@ -360,8 +360,7 @@ static void check_waitcnt(const amd_program *pr, const gasp_source *src, int gfx
 
 /* ---- the other own checks ---- */
 
-static void check_registers(const amd_program *pr, const gasp_source *src, const gasp_amd_arch *a, gasp_diags *d,
-                            int *errors) {
+static void check_registers(const amd_program *pr, const gasp_source *src, gasp_diags *d, int *errors) {
   int reported_v = 0, reported_s = 0;
   for (int i = 0; i < pr->n; i++)
     for (int o = 0; o < pr->v[i].nops; o++) {
@@ -372,13 +371,13 @@ static void check_registers(const amd_program *pr, const gasp_source *src, const
       if (limit < 0 || r.hi < limit || *rep) continue;
       int line = gasp_source_map_line(src, pr->v[i].line);
       gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, line, line ? pr->v[i].ops[o].col : 0,
-                     "%s uses %cgpr %d but the descriptor allocates %d (.amdhsa_next_free_%cgpr %d, line %d): the "
-                     "hardware would give this wave fewer registers than it uses",
-                     pr->v[i].ops[o].text, r.cls, r.hi, limit, r.cls, limit, gasp_source_map_line(src, r.cls == 'v' ? pr->vgpr_line : pr->sgpr_line));
+                     "%s is past the registers the descriptor allocates, %c0..%c%d (.amdhsa_next_free_%cgpr %d, line "
+                     "%d): the hardware would give this wave fewer registers than it uses",
+                     pr->v[i].ops[o].text, r.cls, r.cls, limit - 1, r.cls, limit,
+                     gasp_source_map_line(src, r.cls == 'v' ? pr->vgpr_line : pr->sgpr_line));
       (*errors)++;
       *rep = 1;
     }
-  (void)a;
 }
 
 static void check_wave(const amd_program *pr, const gasp_source *src, const gasp_amd_arch *a, int meta_wave,
@@ -541,10 +540,10 @@ static int map_tool_diags(const char *err, const gasp_source *src, const char *t
     const char *msg = strchr(kw + 2, ':') + 2;
     int aline = line ? gasp_source_map_line(src, line) : 0;
     gasp_class cls = sev == GASP_SEV_ERROR ? class_of_message(msg) : GASP_CLASS_PASS;
-    gasp_diags_add(d, sev, cls, aline, aline ? col : 0, "%s%s%s", msg, line && !aline ? " (in the harness scaffold)" : "",
-                   !line ? "" : "");
+    /* the harness's own lines are named as such, so that a model is not told to fix what it did not write */
+    gasp_diags_add(d, sev, cls, aline, aline ? col : 0, "%s%s%s%s", line ? "" : tool, line ? "" : ": ", msg,
+                   line && !aline ? " (in the harness scaffold)" : "");
     if (sev == GASP_SEV_ERROR) errors++;
-    (void)tool;
   }
   return errors;
 }
@@ -598,7 +597,7 @@ int gasp_amd_check(const gasp_target *t, const gasp_task *task, const gasp_sourc
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_SEMANTIC, gasp_source_map_line(src, meta_line), meta_line ? 1 : 0, "%s", merr);
     errors++;
   }
-  check_registers(&pr, src, a, d, &errors);
+  check_registers(&pr, src, d, &errors);
   check_waitcnt(&pr, src, a->gfx, d, &errors, NULL, NULL);
   check_wave(&pr, src, a, meta_wave, meta_line, d, &errors);
   gasp_trial_shape sh;
