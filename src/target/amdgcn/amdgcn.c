@@ -249,7 +249,8 @@ static int amd_prepare(const gasp_target *t, const gasp_task *task, const char *
    * by the same scanner the checker uses */
   int maxv, maxs;
   gasp_amd_scan_regs(s.data, &maxv, &maxs);
-  int vgprs = maxv + 1 > 1 ? maxv + 1 : 1, sgprs = maxs + 1 > 5 ? maxs + 1 : 5;
+  /* at least what the hardware writes at launch: v0..v2 (work-item ids), s0..s4 (kernarg pointer, group ids) */
+  int vgprs = maxv + 1 > 3 ? maxv + 1 : 3, sgprs = maxs + 1 > 5 ? maxs + 1 : 5;
   uint32_t lds = a->max_lds;
   gasp_str_printf(&s,
                   "  .rodata\n  .p2align 6\n  .amdhsa_kernel %s\n    .amdhsa_group_segment_fixed_size %u\n"
