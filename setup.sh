@@ -10,7 +10,7 @@ run_bench=1
 
 need_pkgs=(build-essential cmake ninja-build pkg-config libyaml-dev libjansson-dev libcurl4-openssl-dev python3
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # these four: Mesa's software GL for R300-era ARB programs
-  llvm-19 lld-19 clang-19)  # the AMD targets: llvm-mc, ld.lld, and clang-19 for the OpenCL C references
+  llvm-19 lld-19 clang-19)  # AMD targets: llvm-mc, ld.lld and the OpenCL reference compiler (llvm-14 lacks gfx1100)
 missing=()
 for p in "${need_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,7 +1,7 @@
 /* Every failure class the AMD emulator reports, each reached by a crafted kernel (llvm-mc 19 at test time) on
  * gfx900, gfx1030 and gfx1100, plus the kernels that must pass beside them (a hazard check that flags
  * everything would pass the first half alone). */
-#include "amdemu_util.h"
+#include "test_amdemu_util.h"
 #include "check.h"
 
 typedef struct {

@@ -2,7 +2,7 @@
  * encodings (every opcode LLVM knows per generation, random operand fields), random dwords, or bit flips of
  * a real kernel. Every launch must end in a result (any class), never a crash: built with ASan and UBSan
  * where the compiler has them. Usage: test_amdemu_fuzz [iterations per generation and mode] [seed] */
-#include "amdemu_util.h"
+#include "test_amdemu_util.h"
 #include "check.h"
 #include "target/amdgcn/emu/emu_internal.h"
 

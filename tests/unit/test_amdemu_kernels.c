@@ -2,7 +2,7 @@
  * compiled by clang-19 at test time, run over host buffers and compared with a CPU computation. */
 #include <math.h>
 
-#include "amdemu_util.h"
+#include "test_amdemu_util.h"
 #include "check.h"
 
 #ifndef AMDEMU_DIR

@@ -4,7 +4,7 @@
  * emulator. Inputs mix random bits with the edge values (denormals, NaN, -0, inf, extremes). */
 #include <math.h>
 
-#include "amdemu_util.h"
+#include "test_amdemu_util.h"
 #include "check.h"
 
 typedef struct { uint32_t x, y, z, w; } in4;

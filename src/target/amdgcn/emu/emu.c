@@ -18,9 +18,7 @@ static void init_wave(emu_launch_state *st, emu_wave *w, const uint32_t gid[3], 
   const emu_kd *kd = &st->kd;
   memset(w->s, 0, sizeof w->s);
   for (int i = 0; i < 106; i++) w->s[i] = EMU_POISON; /* SGPRs the hardware does not set are undefined */
-  memset(&w->vm, 0, sizeof w->vm);
-  memset(&w->lgkm, 0, sizeof w->lgkm);
-  memset(&w->vs, 0, sizeof w->vs);
+  w->vm.head = w->vm.count = w->lgkm.head = w->lgkm.count = w->vs.head = w->vs.count = 0;
   memset(w->vpend, 0, sizeof w->vpend);
   memset(w->spend, 0, sizeof w->spend);
   w->npend = 0;
@@ -57,9 +55,13 @@ static void init_wave(emu_launch_state *st, emu_wave *w, const uint32_t gid[3], 
   for (unsigned r = 0; r < st->prog.nvgpr; r++)
     for (unsigned l = 0; l < 64; l++) w->v[r][l] = EMU_POISON;
   unsigned idm = (kd->rsrc2 >> 11) & 3;
-  for (unsigned l = 0; l < nitems; l++) {
-    unsigned t = first_item + l;
-    uint32_t x = t % gsz[0], y = (t / gsz[0]) % gsz[1], z = t / (gsz[0] * gsz[1]);
+  /* ids counted up from the wave's first work-item (divisions per lane cost more than the whole kernel) */
+  uint32_t x = first_item % gsz[0], y = (first_item / gsz[0]) % gsz[1], z = first_item / (gsz[0] * gsz[1]);
+  for (unsigned l = 0; l < nitems; l++, x++) {
+    if (x == gsz[0]) {
+      x = 0;
+      if (++y == gsz[1]) y = 0, z++;
+    }
     if (st->prog.gen == EMU_GFX11) {
       w->v[0][l] = x | (idm >= 1 ? y << 10 : 0) | (idm >= 2 ? z << 20 : 0);
     } else {

@@ -88,7 +88,9 @@ static void set_exec(emu_wave *w) {
 }
 
 static uint32_t *vrow(S *st, emu_wave *w, unsigned reg, int write) {
-  if (reg < 256 && reg >= st->prog.nvgpr) {
+  if (reg == EMU_VGPR_TEMP) return w->v[256];
+  if (reg == EMU_VGPR_DPPSRC) return w->v[257];
+  if (reg >= st->prog.nvgpr) {
     emu_fail(st, w, GASP_CLASS_RANGE, "%s at .text+0x%llx uses v%u, beyond the %u VGPRs the kernel descriptor allocates",
              st->prog.insns[w->pc / 4].name, (unsigned long long)w->pc, reg, st->prog.nvgpr);
     return w->v[257];
@@ -1077,7 +1079,7 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
 static int valu_dpp(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
   unsigned L = w->lanes, ctrl = in->dpp_ctrl;
   const uint32_t *s = vrow(st, w, in->src[0] - 256, 0);
-  uint32_t *tmp = w->v[257];
+  uint32_t *tmp = w->v[257]; /* EMU_VGPR_DPPSRC */
   if (st->stop) return -1;
   uint64_t ok = 0;
   for (unsigned l = 0; l < L; l++) {
@@ -1111,7 +1113,7 @@ static int valu_dpp(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     if (rowon && bankon && (valid || (in->dpp == 1 && in->dpp_bc))) ok |= 1ull << l;
   }
   emu_insn c = *in;
-  c.src[0] = 256 + 257;
+  c.src[0] = 256 + EMU_VGPR_DPPSRC;
   c.dpp = 0;
   c.abs = (uint8_t)(in->dpp_abs & 2);
   c.neg = (uint8_t)(in->dpp_neg & 2);
@@ -1207,7 +1209,7 @@ int emu_exec_one(S *st, emu_wave *w) {
           uint32_t *d = vrow(st, w, in->vdst, 1);
           if (st->stop) return -1;
           for (unsigned l = 0; l < w->lanes; l++)
-            if (m >> l & 1) d[l] = w->v[EMU_VGPR_TEMP][l];
+            if (m >> l & 1) d[l] = w->v[256][l]; /* EMU_VGPR_TEMP */
         }
       } else if (in->dpp) {
         rc = valu_dpp(st, w, in, m);

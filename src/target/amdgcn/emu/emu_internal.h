@@ -40,7 +40,10 @@ const char *emu_op_name(int op);
 #define EMU_SRC_SDWA 249
 #define EMU_SRC_DPP8 233
 #define EMU_SRC_DPP8FI 234
-#define EMU_VGPR_TEMP 256   /* one extra VGPR row: a VOPD X result waits there until both halves read */
+/* Two rows past the VGPRs, addressed by numbers no register arithmetic (v255 + 1) reaches: a VOPD X result
+ * waits in TEMP until both halves have read their sources; DPP's permuted src0 is built in DPPSRC. */
+#define EMU_VGPR_TEMP 0x1000
+#define EMU_VGPR_DPPSRC 0x2000
 
 typedef struct {
   uint16_t op;          /* emu_op */
