@@ -86,7 +86,8 @@ int gasp_amd_emulator_built(void);
 int gasp_amd_hip_available(const char *mcpu, char *why, size_t cap);
 /* Runs one trial on the HIP device (only after gasp_amd_hip_available said yes): kernarg holds the explicit
  * arguments (explicit_size bytes; pointers are replaced by the device copies of bufs), bufs are copied there and
- * back with their guards. Returns 0 with cls/detail set. UNTESTED here: no AMD GPU (see README). */
+ * back with their guards. Returns 0 with cls/detail set, 1 when the GPU here cannot load code for this target
+ * (another generation: emulate instead). UNTESTED here: no AMD GPU (see README). */
 int gasp_amd_hip_run(const gasp_binary *bin, const gasp_task *task, const gasp_trial_shape *sh, const uint8_t *kernarg,
                      uint32_t explicit_size, uint8_t *const bufs[], const uint64_t sizes[], uint64_t guard,
                      gasp_class *cls, char *detail, size_t cap);

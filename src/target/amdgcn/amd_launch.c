@@ -92,8 +92,10 @@ int gasp_amd_emulate(const gasp_binary *bin, const gasp_task *task, const gasp_t
   const char *no_hip = getenv("GASP_AMD_NO_HIP");
   if (!(no_hip && *no_hip == '1') && gasp_amd_hip_available(lay->mcpu, NULL, 0)) {
     int rc = gasp_amd_hip_run(bin, task, sh, ka, explicit_end, bufs, sizes, guard, cls, detail, detail_cap);
-    free(ka);
-    return rc;
+    if (rc != 1) {
+      free(ka);
+      return rc;
+    }
   }
 #ifndef GASP_HAVE_AMD_EMU
   free(ka);

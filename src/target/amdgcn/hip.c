@@ -80,6 +80,10 @@ int gasp_amd_hip_run(const gasp_binary *bin, const gasp_task *task, const gasp_t
   memcpy(args, kernarg, explicit_size);
   hip_err e = hip.module_load_data(&mod, bin->data);
   *cls = GASP_CLASS_ERROR;
+  if (e == 209) { /* hipErrorNoBinaryForGpu: the GPU here is another generation; the caller emulates instead */
+    free(args);
+    return 1;
+  }
   if (e) {
     *cls = GASP_CLASS_LOAD;
     snprintf(detail, cap, "hipModuleLoadData: %s", hip_str(e));
