@@ -40,6 +40,9 @@ expect_rc 0 "asm body gfx1030" "$GASP" asm --target gfx1030 --task vector_add "$
 head -c 4 "$TMP/k.hsaco" | grep -q ELF && ok || bad "an ELF code object"
 "$LLVM/llvm-readelf" --notes "$TMP/k.hsaco" | grep -q "amdhsa.kernels" && ok || bad "code object metadata note"
 expect_rc 0 "asm snippet gfx900" "$GASP" asm --target gfx900 --task add_f32 "$SRC/data/amdgcn/add_f32.snippet.s" -o "$TMP/s.hsaco"
+expect_rc 1 "a body without a task" "$GASP" check --target gfx1030 "$SRC/data/amdgcn/vector_add.gfx1030.s"
+grep -q "vector_add.gfx1030.s:1:1: error: semantic: a kernel body needs a task" "$TMP/err" && ok || { bad "body without task"; cat "$TMP/err"; }
+expect_rc 0 "a complete source without a task" "$GASP" check --target gfx1030 "$SRC/data/amdgcn/vector_add.full.gfx1030.s"
 expect_rc 1 "a missing s_waitcnt" "$GASP" check --target gfx1030 --task vector_add "$SRC/data/amdgcn/bad_waitcnt.gfx1030.s"
 grep -q "bad_waitcnt.gfx1030.s:16:21: error: hazard: " "$TMP/err" && ok || { bad "hazard located"; cat "$TMP/err"; }
 if "$GASP" targets | grep -q "gfx1030.*AMD emulator"; then

@@ -221,6 +221,12 @@ static int amd_prepare(const gasp_target *t, const gasp_task *task, const char *
     out->map_orig_first = first;
     return 0;
   }
+  if (!task->kernel[0]) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_SEMANTIC, first, 1,
+                   "a kernel body needs a task (--task ID) for its arguments; without one write a complete source "
+                   "with its own .amdhsa_kernel and .amdgpu_metadata");
+    return -1;
+  }
   if (task->snippet) {
     for (int i = 0; i < task->nparams; i++)
       if (task->params[i].role != GASP_ROLE_SCALAR && gasp_dtype_size(task->params[i].type) != 4) {
