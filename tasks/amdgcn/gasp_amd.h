@@ -34,3 +34,19 @@ typedef struct { unsigned x, y, z; } gasp_dim3;
 #define fminf(a, b) __builtin_fminf((a), (b))
 #define fmaxf(a, b) __builtin_fmaxf((a), (b))
 #define umin(a, b) ((a) < (b) ? (a) : (b))
+
+/* Warp-level operations over groups of 32 consecutive work-items (the tasks' warps), on wave32 and wave64 alike:
+ * ds_bpermute reads another lane of the same wave (its byte address selects the lane), so a 32-group inside a
+ * wave64 reads within its own half. Every lane of the group must be active, as with CUDA's *_sync(0xffffffff). */
+#define gasp_wave_lane() (threadIdx.x & (__builtin_amdgcn_wavefrontsize() - 1u))
+#define gasp_shfl(v, src_in_group) \
+  __builtin_amdgcn_ds_bpermute((int)(((gasp_wave_lane() & ~31u) | ((src_in_group) & 31u)) << 2), (v))
+#define __shfl_sync(mask, v, src) __builtin_bit_cast(__typeof__(v), gasp_shfl(__builtin_bit_cast(int, v), (src)))
+#define __shfl_down_sync(mask, v, o) __builtin_bit_cast(__typeof__(v), gasp_shfl(__builtin_bit_cast(int, v), (threadIdx.x & 31u) + (o)))
+#define __shfl_xor_sync(mask, v, o) __builtin_bit_cast(__typeof__(v), gasp_shfl(__builtin_bit_cast(int, v), (threadIdx.x & 31u) ^ (o)))
+#define __shfl_up_sync(mask, v, o) __builtin_bit_cast(__typeof__(v), gasp_shfl(__builtin_bit_cast(int, v), (threadIdx.x & 31u) - (o)))
+#if __AMDGCN_WAVEFRONT_SIZE == 64
+#define __ballot_sync(mask, p) ((unsigned)(__builtin_amdgcn_ballot_w64(p) >> (gasp_wave_lane() & 32u)))
+#else
+#define __ballot_sync(mask, p) __builtin_amdgcn_ballot_w32(p)
+#endif

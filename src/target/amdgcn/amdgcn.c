@@ -67,9 +67,14 @@ static void amd_facts(const gasp_target *t, const gasp_task *task, gasp_str *o) 
   if (a->gfx == 11)
     gasp_str_puts(o, "- gfx11 packs the work-item ids into v0: x = v0 & 0x3ff, y = (v0 >> 10) & 0x3ff, z = v0 >> 20. "
                      "Loads are also named `global_load_b32`, `s_load_b32` (the old names are accepted).\n");
+  if (task->level == 4)
+    gasp_str_printf(o, "- The task's warps are groups of 32 consecutive work-items%s. Cross-lane reads: `ds_bpermute_b32 vD, "
+                       "vAddr, vData` gives each lane vData of lane vAddr/4 of its wave (wait with lgkmcnt); a ballot is "
+                       "`v_cmp_*` into %s; PTX's shfl/vote names in the task text mean these.\n",
+                    a->wave64 ? " (a wave64 holds two: lanes 0-31 and 32-63)" : " (one wave32 each)",
+                    a->wave64 ? "an SGPR pair (64 bits, one per lane)" : "an SGPR (32 bits, one per lane)");
   gasp_str_puts(o, "- Float ops round to nearest even; denormals are kept; `v_fma_f32` fuses, `v_mul_f32` + `v_add_f32` "
                    "round twice. `s_barrier` synchronises the waves of a workgroup.\n");
-  (void)task;
 }
 
 static void abi_text(const gasp_target *t, const gasp_task *task, gasp_str *o) {
