@@ -214,6 +214,7 @@ int main(void) {
   /* ours: what llvm-mc accepts */
   bad("gfx1030", "bad_waitcnt.gfx1030.s", 16, 21, GASP_CLASS_HAZARD, "before the s_waitcnt vmcnt");
   bad("gfx1030", "bad_waitcnt.full.gfx1030.s", 33, 20, GASP_CLASS_HAZARD, "read before the s_waitcnt vmcnt");
+  bad("gfx1030", "bad_lgkm.gfx1030.s", 13, 29, GASP_CLASS_HAZARD, "s_waitcnt lgkmcnt that covers the s_load_dwordx4");
   bad("gfx1030", "bad_nextfree.full.gfx1030.s", 27, 15, GASP_CLASS_RESOURCE, "v0..v3 (.amdhsa_next_free_vgpr 4");
   bad("gfx1030", "bad_vcc.gfx1030.s", 7, 20, GASP_CLASS_SEMANTIC, "vcc_lo");
   bad("gfx900", "bad_vcclo.gfx900.s", 7, 20, GASP_CLASS_SEMANTIC, "wave64");
@@ -222,6 +223,7 @@ int main(void) {
   bad("gfx1030", "bad_lds.full.gfx1030.s", 34, 2, GASP_CLASS_RESOURCE, "LDS byte 68");
   fixed("bad_waitcnt.gfx1030.s", 16, "vmcnt(0)");
   fixed("bad_waitcnt.full.gfx1030.s", 33, "vmcnt(0)");
+  fixed("bad_lgkm.gfx1030.s", 13, "lgkmcnt(0)");
   layout_matches_clang();
   fuzz("vector_add.full.gfx1030.s", "vector_add", 3000);
   fuzz("bad_waitcnt.gfx1030.s", "vector_add", 3000);
