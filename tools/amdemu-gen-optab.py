@@ -42,7 +42,8 @@ def templates(gen):
               ("DS", 0x100, lambda o: [0xD8000000 | o << 18, 0])]
         segshift = 16 if g11 else 14
     for name, seg in (("FLAT", 0), ("SCRATCH", 1), ("GLOBAL", 2)):
-        t.append((name, 0x80, (lambda s: lambda o: [0xDC000000 | o << 18 | s << segshift, null << 16])(seg)))
+        sa = 0 if g9 and seg == 0 else null  # gfx9 flat has no saddr: the field must be 0
+        t.append((name, 0x80, (lambda s, a: lambda o: [0xDC000000 | o << 18 | s << segshift, a << 16])(seg, sa)))
     if g11:
         # VOPD: X opcode [25:22] with Y = v_dual_mov_b32 (8); Y opcode [21:17] with X = v_dual_mov_b32.
         t.append(("VOPDX", 0x10, lambda o: [0xC8000000 | o << 22 | 8 << 17 | 0x100, 0x02000101]))

@@ -52,3 +52,12 @@ __kernel void diverge(__global const int *in, __global int *out, uint count) {
   }
   out[i] = r;
 }
+
+/* The dispatch packet (hsa_kernel_dispatch_packet_t) through the dispatch pointer: workgroup_size_x (u16 at
+ * byte 4) and grid_size_x (u32 at byte 12), what get_local_size/get_global_size read under code object v4. */
+__kernel void dispatch(__global uint *out) {
+  __constant ushort *p16 = (__constant ushort *)__builtin_amdgcn_dispatch_ptr();
+  __constant uint *p32 = (__constant uint *)__builtin_amdgcn_dispatch_ptr();
+  uint i = __builtin_amdgcn_workgroup_id_x() * p16[2] + __builtin_amdgcn_workitem_id_x();
+  out[i] = p16[2] * 100000u + p32[3];
+}

@@ -113,6 +113,21 @@ static void test_gen(const char *mcpu, const char *src) {
     }
     CHECK(bad == 0, "diverge on %s: %d wrong", mcpu, bad);
   }
+  /* dispatch packet: 7 groups of 32 */
+  {
+    static uint32_t out[7 * 32];
+    memset(out, 0, sizeof out);
+    f.nreg = 0;
+    uint64_t po = fx_buffer(&f, out, sizeof out);
+    memset(f.kernarg, 0, sizeof f.kernarg);
+    fx_arg(&f, 0, &po, 8);
+    gasp_emu_result r = fx_run(&f, "dispatch", 7, 1, 32, 1, 0);
+    show(&r, "dispatch", mcpu);
+    CHECK(r.cls == GASP_CLASS_PASS, "dispatch on %s", mcpu);
+    int bad = 0;
+    for (int i = 0; i < 7 * 32; i++) bad += out[i] != 32u * 100000u + 7u * 32u;
+    CHECK(bad == 0, "dispatch on %s: %d wrong (first %u)", mcpu, bad, out[0]);
+  }
   free((void *)f.obj);
 }
 

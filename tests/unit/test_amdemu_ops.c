@@ -122,6 +122,48 @@ R1(r_vopd, O(U(F(x) * F(y)), U(F(y) + F(z))))
 R1(r_cndmask_e64, O(F(x) >= F(y) ? z : w, 0))
 R1(r_xor_not, O(~(x ^ y), ~x))
 R1(r_div, O(U(F(x) / F(y)), 0))
+R1(r_flat, O(y, w))
+R1(r_sdwa, O((z & 0xffffu) | ((((x >> 8) & 0xff) + (y & 0xffff)) & 0xffff) << 16, (uint32_t)(int32_t)(int8_t)(x >> 24)))
+static uint32_t perm(uint32_t s0, uint32_t s1, uint32_t sel) {
+  /* V_PERM_B32 (Vega ISA manual): selector bytes 0-3 pick bytes of S1, 4-7 bytes of S0, 8-11 replicate the
+   * sign bits 15, 31, 47, 63 of {S0, S1}, 12 gives 0x00, 13-255 give 0xff */
+  uint64_t v = (uint64_t)s0 << 32 | s1;
+  uint32_t r = 0;
+  for (int i = 0; i < 4; i++) {
+    uint32_t k = (sel >> (8 * i)) & 0xff, byte;
+    if (k <= 7) byte = (uint32_t)(v >> (8 * k)) & 0xff;
+    else if (k == 8) byte = (v >> 15 & 1) ? 0xff : 0;
+    else if (k == 9) byte = (v >> 31 & 1) ? 0xff : 0;
+    else if (k == 10) byte = (v >> 47 & 1) ? 0xff : 0;
+    else if (k == 11) byte = (v >> 63 & 1) ? 0xff : 0;
+    else if (k == 12) byte = 0;
+    else byte = 0xff;
+    r |= byte << (8 * i);
+  }
+  return r;
+}
+R1(r_perm, O(perm(x, y, z & 0x0f0f0f0f), 0))
+static out2 r_lane(in4 a, unsigned lane, unsigned ws, const in4 *all, unsigned gen) {
+  (void)ws; (void)gen;
+  return O(all[5].x, lane == 3 ? all[5].x : a.y);
+}
+/* med3 of non-NaN values: the middle one; -0 sorts below +0 */
+static int fless(uint32_t a, uint32_t b) { return F(a) < F(b) || (F(a) == F(b) && (a >> 31) > (b >> 31)); }
+static uint32_t fmed(uint32_t a, uint32_t b, uint32_t c) {
+  if (fless(b, a)) { uint32_t t = a; a = b; b = t; }
+  if (fless(c, b)) { uint32_t t = b; b = c; c = t; }
+  if (fless(b, a)) { uint32_t t = a; a = b; b = t; }
+  return b;
+}
+/* with a NaN operand the Vega ISA manual defines V_MED3_F32 as V_MIN3_F32: the least non-NaN operand */
+static uint32_t fmin3nan(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t v[3] = {a, b, c}, best = 0x7fc00000u;
+  int have = 0;
+  for (int i = 0; i < 3; i++)
+    if (!isnan(F(v[i])) && (!have || fless(v[i], best))) best = v[i], have = 1;
+  return best;
+}
+R1(r_med3f, O(isnan(F(x)) || isnan(F(y)) || isnan(F(z)) ? fmin3nan(x, y, z) : fmed(x, y, z), 0))
 
 #define ALL 7
 #define G10 6
@@ -202,6 +244,20 @@ static const op_case cases[] = {
      "v_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\nv_mul_f32 v12, v9, v8\n"
      "v_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\nv_fma_f32 v7, -v7, v12, v9\n"
      "v_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1", r_div, -1, 0},
+    {"sdwa", POOL_I, 3, "v_mov_b32 v5, v3\nv_add_u32_sdwa v5, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+     "src0_sel:BYTE_1 src1_sel:WORD_0\nv_mov_b32_sdwa v6, sext(v1) dst_sel:DWORD src0_sel:BYTE_3",
+     "v_mov_b32 v5, v3\nv_add_nc_u32_sdwa v5, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 "
+     "src1_sel:WORD_0\nv_mov_b32_sdwa v6, sext(v1) dst_sel:DWORD src0_sel:BYTE_3", r_sdwa, -1, 1},
+    {"flat load/store", POOL_I, ALL, "v_add_co_u32_e32 v12, vcc, s4, v10\nv_mov_b32 v13, s5\n"
+     "v_addc_co_u32_e32 v13, vcc, 0, v13, vcc\nflat_load_dword v5, v[12:13] offset:4\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+     "flat_store_dword v[12:13], v4\ns_waitcnt vmcnt(0) lgkmcnt(0)\nflat_load_dword v6, v[12:13]\ns_waitcnt vmcnt(0) lgkmcnt(0)",
+     "v_add_co_u32 v12, vcc_lo, s4, v10\nv_mov_b32 v13, s5\nv_add_co_ci_u32_e32 v13, vcc_lo, 0, v13, vcc_lo\n"
+     "flat_load_dword v5, v[12:13] offset:4\ns_waitcnt vmcnt(0) lgkmcnt(0)\nflat_store_dword v[12:13], v4\n"
+     "s_waitcnt_vscnt null, 0\nflat_load_dword v6, v[12:13]\ns_waitcnt vmcnt(0) lgkmcnt(0)", r_flat, -1, 1},
+    {"v_perm_b32", POOL_I, ALL, "v_and_b32 v7, 0x0f0f0f0f, v3\nv_perm_b32 v5, v1, v2, v7", NULL, r_perm, -1, 0},
+    {"v_readlane/writelane", POOL_I, ALL, "v_readlane_b32 s10, v1, 5\nv_mov_b32 v5, s10\nv_mov_b32 v6, v2\n"
+     "v_writelane_b32 v6, s10, 3", NULL, r_lane, -1, 1},
+    {"v_med3_f32", POOL_F, ALL, "v_med3_f32 v5, v1, v2, v3", NULL, r_med3f, -1, 0},
 };
 
 static const uint32_t f_edges[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,

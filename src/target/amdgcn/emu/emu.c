@@ -45,7 +45,8 @@ static void init_wave(emu_launch_state *st, emu_wave *w, const uint32_t gid[3], 
   if (kd->rsrc2 & (1u << 9)) w->s[s++] = gid[2];
   if (kd->rsrc2 & (1u << 10)) w->s[s++] = 0;
   if (kd->rsrc2 & 1) w->s[s++] = 0;
-  w->s[124] = EMU_POISON; /* M0 is undefined at entry */
+  w->s[124] = EMU_POISON; /* M0 and VCC are undefined at entry */
+  w->s[106] = w->s[107] = EMU_POISON;
   uint64_t ex = nitems >= 64 ? ~0ull : (1ull << nitems) - 1;
   w->s[126] = (uint32_t)ex;
   w->s[127] = w->lanes == 64 ? (uint32_t)(ex >> 32) : 0;
@@ -161,7 +162,7 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   uint8_t packet[64], queue[256], *karg = calloc(1, (l->kernarg_len ? l->kernarg_len : 4) + 256);
   st.regions = calloc((size_t)l->nregions + 3, sizeof *st.regions);
   emu_wave *waves = calloc(nw, sizeof *waves);
-  uint32_t (*vmem)[64] = calloc((size_t)nw * 258, sizeof *vmem);
+  uint32_t (*vmem)[64] = calloc((size_t)nw * 259, sizeof *vmem);
   st.lds = calloc(1, st.lds_size ? st.lds_size : 1);
   if (!karg || !st.regions || !waves || !vmem || !st.lds) {
     r->cls = GASP_CLASS_ERROR;
@@ -190,14 +191,15 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   st.nregions = l->nregions + 3;
   st.budget = l->max_wave_instructions ? l->max_wave_instructions : 200000000ull;
   for (unsigned i = 0; i < nw; i++) {
-    waves[i].v = vmem + (size_t)i * 258;
+    waves[i].v = vmem + (size_t)i * 259;
   }
   uint64_t executed = 0;
   for (uint32_t gz = 0; gz < grid[2] && !st.stop; gz++)
     for (uint32_t gy = 0; gy < grid[1] && !st.stop; gy++)
       for (uint32_t gx = 0; gx < grid[0] && !st.stop; gx++) {
         uint32_t gid[3] = {gx, gy, gz};
-        memset(st.lds, 0, st.lds_size ? st.lds_size : 1);
+        /* LDS holds whatever the previous group left: poison, so a read before any write cannot pass as zero */
+        memset(st.lds, 0xbd, st.lds_size ? st.lds_size : 1);
         for (unsigned i = 0; i < nw; i++) {
           unsigned first = i * ws, n = (unsigned)(items - first < ws ? items - first : ws);
           init_wave(&st, &waves[i], gid, first, n, gsz);

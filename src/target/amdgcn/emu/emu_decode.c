@@ -289,12 +289,9 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
       in->glc = g == EMU_GFX11 ? (d >> 14) & 1 : (d >> 16) & 1;
       in->seg = (uint8_t)seg;
       int f = seg == 0 ? EMU_FMT_FLAT : seg == 1 ? EMU_FMT_SCRATCH : EMU_FMT_GLOBAL;
-      /* flat and global share opcode numbers; our table names the global forms */
-      set_op(in, g, f == EMU_FMT_SCRATCH ? f : EMU_FMT_GLOBAL, (d >> 18) & 0x7f);
-      in->fmt = (uint8_t)f;
-      if (f == EMU_FMT_FLAT && in->name) {
-        static char flatnames[1]; (void)flatnames;
-      }
+      /* flat and global share opcode numbers (llvm-mc 19: flat_load_dword and global_load_dword differ only in
+       * seg); flat addresses are taken as global ones (an LDS-aperture address is outside every buffer) */
+      set_op(in, g, f, (d >> 18) & 0x7f);
       int obits = g == EMU_GFX10 ? 12 : 13;
       uint32_t raw = d & ((1u << obits) - 1);
       in->imm = seg == 0 ? (int32_t)(raw & ((1u << (obits - 1)) - 1)) : sext(raw, obits);
@@ -360,9 +357,39 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
     return;
   }
   in->len = (uint8_t)(in->len + extra);
-  if (!in->bad && (in->src[0] == EMU_SRC_SDWA && (in->fmt == EMU_FMT_VOP1 || in->fmt == EMU_FMT_VOP2 || in->fmt == EMU_FMT_VOPC))) {
-    in->bad = GASP_CLASS_UNSUPPORTED;
-    snprintf(in->why, sizeof in->why, "%s_sdwa: SDWA operand selection is not implemented by the emulator", in->name);
+  if (in->src[0] == EMU_SRC_SDWA && (in->fmt == EMU_FMT_VOP1 || in->fmt == EMU_FMT_VOP2 || in->fmt == EMU_FMT_VOPC)) {
+    /* SDWA dword (gfx9/gfx10): src0 [7:0], dst_sel [10:8], dst_unused [12:11], clamp [13], omod [15:14] (gfx9;
+     * VOPC: sdst [14:8] with sd [15]), src0_sel [18:16], src0_sext [19], src0_neg [20], src0_abs [21],
+     * s0 [23] (src0 is an SGPR), src1_sel [26:24], src1_sext [27], src1_neg [28], src1_abs [29], s1 [31] */
+    if (avail < 2 || g == EMU_GFX11) {
+      in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
+      snprintf(in->why, sizeof in->why, "%s: SDWA operand %s", in->name, g == EMU_GFX11 ? "does not exist on gfx11" : "past the end of .text");
+      return;
+    }
+    uint32_t s = w[1];
+    in->len = (uint8_t)(in->len + 1);
+    in->sdwa = 1;
+    in->src[0] = (uint16_t)(((s >> 23) & 1) ? (s & 0xff) : 256 + (s & 0xff));
+    if (((s >> 31) & 1) && in->fmt != EMU_FMT_VOP1) in->src[1] = (uint16_t)(in->src[1] - 256);
+    in->src_sel[0] = (s >> 16) & 7;
+    in->src_sext[0] = (s >> 19) & 1;
+    in->src_sel[1] = (s >> 24) & 7;
+    in->src_sext[1] = (s >> 27) & 1;
+    in->neg = (uint8_t)(((s >> 20) & 1) | ((s >> 28) & 1) << 1);
+    in->abs = (uint8_t)(((s >> 21) & 1) | ((s >> 29) & 1) << 1);
+    if (in->fmt == EMU_FMT_VOPC) {
+      if ((s >> 15) & 1) in->sdst = (s >> 8) & 0x7f;
+      in->dst_sel = 6;
+    } else {
+      in->dst_sel = (s >> 8) & 7;
+      in->dst_unused = (s >> 11) & 3;
+      in->clamp = (s >> 13) & 1;
+      if (g == EMU_GFX9) in->omod = (s >> 14) & 3;
+    }
+    if (in->op == EMU_OP_V_MAC_F32 || in->op == EMU_OP_V_FMAC_F32 || in->dst_sel > 6 || in->src_sel[0] > 6 || in->src_sel[1] > 6) {
+      in->bad = in->bad ? in->bad : GASP_CLASS_UNSUPPORTED;
+      snprintf(in->why, sizeof in->why, "%s_sdwa: this SDWA form is not implemented by the emulator", in->name);
+    }
   }
 }
 

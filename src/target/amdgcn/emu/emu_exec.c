@@ -90,6 +90,7 @@ static void set_exec(emu_wave *w) {
 static uint32_t *vrow(S *st, emu_wave *w, unsigned reg, int write) {
   if (reg == EMU_VGPR_TEMP) return w->v[256];
   if (reg == EMU_VGPR_DPPSRC) return w->v[257];
+  if (reg == EMU_VGPR_SRC1) return w->v[258];
   if (reg >= st->prog.nvgpr) {
     emu_fail(st, w, GASP_CLASS_RANGE, "%s at .text+0x%llx uses v%u, beyond the %u VGPRs the kernel descriptor allocates",
              st->prog.insns[w->pc / 4].name, (unsigned long long)w->pc, reg, st->prog.nvgpr);
@@ -314,10 +315,20 @@ static int fcmp(int cond, float a, float b) {
 
 /* ---------- memory ---------- */
 
-uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) {
+static uint8_t *mem_slow(S *st, uint64_t addr, uint32_t size);
+
+/* the region of the previous access first: a wave instruction's lanes almost always share it */
+static inline uint8_t *mem_fast(S *st, uint64_t addr, uint32_t size) {
   const gasp_emu_region *r = &st->regions[st->last_region];
   if (addr >= r->base && addr - r->base <= r->size && size <= r->size - (addr - r->base))
     return r->host + (addr - r->base);
+  return mem_slow(st, addr, size);
+}
+
+uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) { return mem_fast(st, addr, size); }
+
+static uint8_t *mem_slow(S *st, uint64_t addr, uint32_t size) {
+  const gasp_emu_region *r;
   for (int i = 0; i < st->nregions; i++) {
     r = &st->regions[i];
     if (addr >= r->base && addr - r->base <= r->size && size <= r->size - (addr - r->base)) {
@@ -328,8 +339,8 @@ uint8_t *emu_mem(S *st, uint64_t addr, uint32_t size) {
   return NULL;
 }
 
-static uint8_t *gmem(S *st, emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t size, unsigned lane) {
-  uint8_t *p = emu_mem(st, addr, size);
+static inline uint8_t *gmem(S *st, emu_wave *w, const emu_insn *in, uint64_t addr, uint32_t size, unsigned lane) {
+  uint8_t *p = mem_fast(st, addr, size);
   if (!p)
     emu_fail(st, w, GASP_CLASS_ILLEGAL_ADDRESS,
              "%s at .text+0x%llx (wave %d, lane %u): %u bytes at 0x%llx are outside every buffer", in->name,
@@ -862,12 +873,15 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
 #define I1 a = va(st, w, in, 0, t0)
 #define I2 I1; b = va(st, w, in, 1, t1)
 #define I3 I2; c = va(st, w, in, 2, t2)
-#define FOP1(OPC, expr) case OPC: F1; LANES { float x = uf(a[l]); d[l] = fres(st, in, (expr)); } break;
-#define FOP2(OPC, expr) case OPC: F2; LANES { float x = uf(a[l]), y = uf(b[l]); d[l] = fres(st, in, (expr)); } break;
-#define FOP3(OPC, expr) case OPC: F3; LANES { float x = uf(a[l]), y = uf(b[l]), z = uf(c[l]); d[l] = fres(st, in, (expr)); } break;
-#define IOP1(OPC, expr) case OPC: I1; LANES { uint32_t x = a[l]; d[l] = (expr); } break;
-#define IOP2(OPC, expr) case OPC: I2; LANES { uint32_t x = a[l], y = b[l]; d[l] = (expr); } break;
-#define IOP3(OPC, expr) case OPC: I3; LANES { uint32_t x = a[l], y = b[l], z = c[l]; d[l] = (expr); } break;
+/* element-wise ops compute every lane and keep the old value where EXEC is off: branch-free, so the compiler
+ * can vectorize; the expressions have no side effects and no undefined behaviour on any input */
+#define KEEP(r) d[l] = (m >> l & 1) ? (r) : d[l]
+#define FOP1(OPC, expr) case OPC: F1; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]); KEEP(fres(st, in, (expr))); } break;
+#define FOP2(OPC, expr) case OPC: F2; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]), y = uf(b[l]); KEEP(fres(st, in, (expr))); } break;
+#define FOP3(OPC, expr) case OPC: F3; for (unsigned l = 0; l < L; l++) { float x = uf(a[l]), y = uf(b[l]), z = uf(c[l]); KEEP(fres(st, in, (expr))); } break;
+#define IOP1(OPC, expr) case OPC: I1; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l]; KEEP(expr); } break;
+#define IOP2(OPC, expr) case OPC: I2; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l], y = b[l]; KEEP(expr); } break;
+#define IOP3(OPC, expr) case OPC: I3; for (unsigned l = 0; l < L; l++) { uint32_t x = a[l], y = b[l], z = c[l]; KEEP(expr); } break;
   switch (op) {
     FOP2(EMU_OP_V_ADD_F32, x + y)
     FOP2(EMU_OP_V_SUB_F32, x - y)
@@ -887,7 +901,7 @@ static int valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     FOP3(EMU_OP_V_FMAMK_F32, fmaf(x, y, z))
     FOP3(EMU_OP_V_FMAAK_F32, fmaf(x, y, z))
     FOP3(EMU_OP_V_FMA_F32, fmaf(x, y, z))
-    case EMU_OP_V_LDEXP_F32: F1; I2; (void)0; LANES d[l] = fres(st, in, ldexpf(uf(a[l]), (int32_t)b[l])); break;
+    case EMU_OP_V_LDEXP_F32: a = fsrc(st, w, in, 0, t0); b = va(st, w, in, 1, t1); LANES d[l] = fres(st, in, ldexpf(uf(a[l]), (int32_t)b[l])); break;
     case EMU_OP_V_MIN3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 0), c[l], 0))); break;
     case EMU_OP_V_MAX3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 1), c[l], 1))); break;
     case EMU_OP_V_MED3_F32: F3; LANES d[l] = fres(st, in, uf(fmed3(a[l], b[l], c[l]))); break;
@@ -1120,6 +1134,47 @@ static int valu_dpp(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
   return valu(st, w, &c, m & ok);
 }
 
+/* SDWA: each source is a byte, word or dword of its register (zero- or sign-extended), and the result lands in
+ * a byte, word or dword of the destination with the other bits zeroed, sign-extended or kept (ISA manuals,
+ * "SDWA"). Sources are selected into internal rows, the op runs into TEMP, then TEMP is merged. */
+static uint32_t sel_bits(uint32_t v, unsigned sel, int sext) {
+  if (sel == 6) return v;
+  unsigned sh = sel < 4 ? 8 * sel : 16 * (sel - 4), wd = sel < 4 ? 8 : 16;
+  uint32_t x = (v >> sh) & ((1u << wd) - 1);
+  return sext ? (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd)) : x;
+}
+
+static int valu_sdwa(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
+  unsigned L = w->lanes, nsrc = in->fmt == EMU_FMT_VOP1 ? 1 : 2;
+  uint32_t t0[64], t1[64];
+  const uint32_t *a = va(st, w, in, 0, t0), *b = nsrc > 1 ? va(st, w, in, 1, t1) : NULL;
+  if (st->stop) return -1;
+  uint32_t *s0 = w->v[257], *s1 = w->v[258];
+  for (unsigned l = 0; l < L; l++) {
+    s0[l] = sel_bits(a[l], in->src_sel[0], in->src_sext[0]);
+    if (b) s1[l] = sel_bits(b[l], in->src_sel[1], in->src_sext[1]);
+  }
+  emu_insn c = *in;
+  c.sdwa = 0;
+  c.src[0] = 256 + EMU_VGPR_DPPSRC;
+  if (b) c.src[1] = 256 + EMU_VGPR_SRC1;
+  if (in->fmt == EMU_FMT_VOPC) return valu(st, w, &c, m);
+  c.vdst = EMU_VGPR_TEMP;
+  if (valu(st, w, &c, m)) return -1;
+  uint32_t *d = vrow(st, w, in->vdst, 1);
+  if (st->stop) return -1;
+  unsigned sel = in->dst_sel, sh = sel == 6 ? 0 : sel < 4 ? 8 * sel : 16 * (sel - 4), wd = sel == 6 ? 32 : sel < 4 ? 8 : 16;
+  uint32_t field = wd == 32 ? ~0u : ((1u << wd) - 1) << sh;
+  LANES {
+    uint32_t r = (w->v[256][l] << sh) & field, old = d[l];
+    if (wd == 32) d[l] = w->v[256][l];
+    else if (in->dst_unused == 2) d[l] = (old & ~field) | r;
+    else if (in->dst_unused == 1) d[l] = ((r >> (sh + wd - 1)) & 1) ? (r | ~(field | ((1u << sh) - 1))) : r;
+    else d[l] = r;
+  }
+  return 0;
+}
+
 /* ---------- one instruction ---------- */
 
 void emu_fail(S *st, emu_wave *w, gasp_class c, const char *fmt, ...) {
@@ -1171,9 +1226,6 @@ int emu_exec_one(S *st, emu_wave *w) {
           emu_fail(st, w, GASP_CLASS_ILLEGAL_INSTRUCTION, "wave %d ran into s_code_end padding at .text+0x%llx "
                    "(a path without s_endpgm)", w->id, (unsigned long long)w->pc);
           return -1;
-        case EMU_OP_S_SETHALT:
-          emu_fail(st, w, GASP_CLASS_UNSUPPORTED, "s_sethalt at .text+0x%llx: not implemented", (unsigned long long)w->pc);
-          return -1;
         /* scheduling hints and messages with no effect on a compute kernel's results */
         case EMU_OP_S_NOP: case EMU_OP_S_SLEEP: case EMU_OP_S_SETPRIO: case EMU_OP_S_SENDMSG: case EMU_OP_S_ICACHE_INV:
         case EMU_OP_S_CLAUSE: case EMU_OP_S_DELAY_ALU: case EMU_OP_S_WAITCNT_DEPCTR: case EMU_OP_S_INST_PREFETCH:
@@ -1213,6 +1265,8 @@ int emu_exec_one(S *st, emu_wave *w) {
         }
       } else if (in->dpp) {
         rc = valu_dpp(st, w, in, m);
+      } else if (in->sdwa) {
+        rc = valu_sdwa(st, w, in, m);
       } else {
         rc = valu(st, w, in, m);
       }

@@ -44,6 +44,7 @@ const char *emu_op_name(int op);
  * waits in TEMP until both halves have read their sources; DPP's permuted src0 is built in DPPSRC. */
 #define EMU_VGPR_TEMP 0x1000
 #define EMU_VGPR_DPPSRC 0x2000
+#define EMU_VGPR_SRC1 0x3000   /* SDWA's selected src1 */
 
 typedef struct {
   uint16_t op;          /* emu_op */
@@ -54,6 +55,7 @@ typedef struct {
   uint8_t glc, seg;
   uint8_t dpp;          /* 0, 1 DPP16, 2 DPP8 */
   uint8_t dpp_fi, dpp_bc, row_mask, bank_mask, dpp_neg, dpp_abs;
+  uint8_t sdwa, dst_sel, dst_unused, src_sel[2], src_sext[2];
   uint16_t src[3];      /* operand codes */
   uint16_t vdst;        /* VGPR index, or SGPR code for scalar destinations */
   uint16_t sdst;        /* VOP3B / VOPC-e64 scalar destination code */
@@ -114,7 +116,7 @@ typedef struct emu_launch_state emu_launch_state;
 
 typedef struct {
   uint32_t s[128];
-  uint32_t (*v)[64];    /* v[reg][lane], nvgpr + 1 rows */
+  uint32_t (*v)[64];    /* v[reg][lane]: 256 rows, then the internal rows TEMP, DPPSRC, SRC1 */
   uint64_t exec;        /* mirrors s[126..127]; kept in s[] */
   int scc;
   uint64_t pc;          /* .text offset */
