@@ -5,6 +5,7 @@
 
 #include "../core/util.h"
 #include "../prompt/prompt.h"
+#include "../target/amdgcn/amd.h"
 #include "cli.h"
 #include "common.h"
 
@@ -64,6 +65,7 @@ int cmd_targets(int argc, char **argv) {
   for (const gasp_target *const *p = gasp_targets(); *p; p++)
     printf("%-10s %-4s %-6s %s%s\n", (*p)->name, (*p)->isa, (*p)->arch, (*p)->gpu,
            (*p)->exec == GASP_EXEC_GL ? " (runs on Mesa's software renderer, no GPU needed)"
+           : (*p)->exec == GASP_EXEC_EMU && gasp_amd_emulator_built() ? " (runs on gasp's AMD emulator, no GPU needed)"
            : (*p)->cc == 90        ? " (runs on the H200)"
                                    : " (check and assemble only here)");
   return 0;

@@ -46,7 +46,10 @@ int cmd_run(int argc, char **argv) {
       "Prints the verdict: pass (with timing against the nvcc-compiled reference), or the failure class with\n"
       "details such as the first wrong index, expected and got. Every output is poisoned before the run and\n"
       "guarded by bytes before and after; inputs must come back unchanged; several trials use fresh inputs.\n"
-      "Without a usable GPU the run is reported as skipped (exit 4), never as a pass.",
+      "Without a usable GPU the run is reported as skipped (exit 4), never as a pass.\n"
+      "AMD targets (gfx900, gfx1030, gfx1100) run on gasp's AMD emulator, no GPU needed. Where an AMD GPU and\n"
+      "ROCm's libamdhip64.so are present they run on the GPU through HIP instead (GASP_AMD_NO_HIP=1 keeps the\n"
+      "emulator); that HIP path is compiled but UNTESTED: no AMD GPU was available to its authors.",
       opts};
   const char *pos[1];
   int npos;

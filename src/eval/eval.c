@@ -42,6 +42,7 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
     gasp_diags_free(&pd);
   }
   gasp_source src;
+  memset(&src, 0, sizeof src); /* targets fill what they use; the rest (the optional line table) stays empty */
   if (t->prepare(t, task, ex.code, ex.first_line, &src, &rec->diags)) {
     gasp_extracted_free(&ex);
     rec->cls = gasp_diags_first_class(&rec->diags);
@@ -79,6 +80,21 @@ int gasp_eval(const gasp_target *t, const gasp_task *task, const gasp_eval_opts 
     rec->stage = vr == 0 ? rec->verdict.stage : GASP_STAGE_ASSEMBLE;
     if (vr) snprintf(rec->skip_reason, sizeof rec->skip_reason, "%.150s", rec->verdict.detail);
     else snprintf(rec->device, sizeof rec->device, "Mesa llvmpipe");
+    if (o->binary_out) *o->binary_out = bin;
+    else gasp_binary_free(&bin);
+    return 0;
+  }
+  if (t->exec == GASP_EXEC_EMU) {
+    /* the AMD functional emulator in this process: no GPU, no worker */
+    gasp_verify_opts vo = {o->seed, 0, 0, NULL, NULL};
+    double t1 = gasp_now_s();
+    int vr = gasp_verify_emu(task, &bin, &vo, &rec->verdict);
+    rec->t_run_s = gasp_now_s() - t1;
+    rec->gpu_ran = vr == 0; /* the run stage ran (on the emulator, or a HIP device when present) */
+    rec->cls = rec->verdict.cls;
+    rec->stage = vr == 0 ? rec->verdict.stage : GASP_STAGE_ASSEMBLE;
+    if (vr) snprintf(rec->skip_reason, sizeof rec->skip_reason, "%.150s", rec->verdict.detail);
+    else snprintf(rec->device, sizeof rec->device, "gasp AMD emulator (%s)", t->arch);
     if (o->binary_out) *o->binary_out = bin;
     else gasp_binary_free(&bin);
     return 0;

@@ -7,8 +7,10 @@
 extern const gasp_target gasp_target_ptx_sm90;
 extern const gasp_target gasp_target_ptx_sm89;
 extern const gasp_target gasp_target_r300;
+extern const gasp_target gasp_target_gfx900, gasp_target_gfx1030, gasp_target_gfx1100;
 
-static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, &gasp_target_r300, NULL};
+static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, &gasp_target_r300,
+                                         &gasp_target_gfx900, &gasp_target_gfx1030, &gasp_target_gfx1100, NULL};
 
 const gasp_target *const *gasp_targets(void) { return all; }
 
@@ -20,16 +22,19 @@ const gasp_target *gasp_target_find(const char *name) {
 
 void gasp_source_free(gasp_source *s) {
   free(s->text);
+  free(s->line_map);
   memset(s, 0, sizeof *s);
 }
 
 int gasp_source_map_line(const gasp_source *s, int line) {
+  if (s->line_map) return line >= 1 && line <= s->line_map_len ? s->line_map[line - 1] : 0;
   if (line >= s->map_first && line < s->map_first + s->map_count) return line - s->map_first + s->map_orig_first;
   return 0;
 }
 
 void gasp_binary_free(gasp_binary *b) {
   free(b->data);
+  free(b->launch);
   memset(b, 0, sizeof *b);
   b->regs = b->shared_static = -1;
 }

@@ -9,13 +9,17 @@
 #include "../core/util.h"
 #include "../task/task.h"
 
-typedef enum { GASP_EXEC_NONE = 0, GASP_EXEC_CUDA, GASP_EXEC_GL } gasp_exec_kind; /* GL: Mesa in-process */
+/* GL: Mesa in-process; EMU: the AMD functional emulator in-process (src/target/amdgcn/emu) */
+typedef enum { GASP_EXEC_NONE = 0, GASP_EXEC_CUDA, GASP_EXEC_GL, GASP_EXEC_EMU } gasp_exec_kind;
 
 /* Source text ready for the assembler, with the mapping of its lines back to the answer the model
  * wrote: text lines [first, first+count) are answer lines [orig_first, orig_first+count). */
 typedef struct {
   char *text;
   int map_first, map_count, map_orig_first;
+  int *line_map;     /* optional, for rewriters that insert lines: line_map[text_line - 1] is the answer line
+                      * (0: added by the harness); when set it replaces the range above. Owned. */
+  int line_map_len;
 } gasp_source;
 
 void gasp_source_free(gasp_source *s);
@@ -28,6 +32,8 @@ typedef struct {
   char kernel[128];     /* the entry to launch */
   int regs;             /* registers per thread the assembler reported (-1 unknown) */
   int shared_static;    /* static shared memory bytes (-1 unknown) */
+  void *launch;         /* what the run stage needs beyond the image (AMD: the kernel-argument layout); one
+                         * malloc'ed block without inner pointers, owned, freed with the binary; may be NULL */
 } gasp_binary;
 
 void gasp_binary_free(gasp_binary *b);

@@ -347,6 +347,16 @@ int gasp_task_load(const char *path, gasp_task *t, gasp_diags *d) {
     gasp_task_free(t);
     return -1;
   }
+  /* AMD targets take the kernel ABI, generators and CPU reference of a PTX task when an OpenCL C reference
+   * sits beside it in amdgcn/ (tasks/README.md) */
+  const char *slash = strrchr(path, '/');
+  snprintf(t->amd_reference_path, sizeof t->amd_reference_path, "%.*samdgcn/%s.cl", slash ? (int)(slash - path + 1) : 0,
+           path, t->id);
+  size_t cl_len;
+  if (!strcmp(t->isa, "ptx") && gasp_read_file(t->amd_reference_path, 1 << 20, &t->amd_reference, &cl_len)) {
+    t->amd_reference = NULL;
+    t->amd_reference_path[0] = 0;
+  }
   return 0;
 }
 
@@ -356,10 +366,13 @@ void gasp_task_free(gasp_task *t) {
   free(t->cuda);
   free(t->ptx_snippet);
   free(t->arb_reference);
+  free(t->amd_reference);
+  t->amd_reference = NULL;
   t->description = t->source = t->cuda = t->ptx_snippet = t->arb_reference = NULL;
 }
 
 int gasp_task_fits(const gasp_task *task, const char *target_isa) {
+  if (target_isa && !strcasecmp(target_isa, "AMDGCN")) return task->amd_reference != NULL;
   return target_isa && !strcasecmp(task->isa, target_isa);
 }
 

@@ -58,11 +58,13 @@ typedef struct {
   char isa[16];          /* the ISA family the task is written for: "ptx" (default) or "arb" */
   int vertex_program;    /* arb: 1 for !!ARBvp1.0 tasks, 0 for fragment programs */
   char *arb_reference;   /* arb: the hand-written reference program */
+  char *amd_reference;   /* amdgcn: the OpenCL C reference (tasks/amdgcn/<id>.cl); NULL: not offered to AMD */
+  char amd_reference_path[512];
   char path[512];
 } gasp_task;
 
 /* Whether a target can take a task: the task's ISA family is the target's (PTX tasks for ptx-sm*, ARB
- * tasks for r300). */
+ * tasks for r300); AMD targets (isa "AMDGCN") take the PTX tasks that have tasks/amdgcn/<id>.cl. */
 struct gasp_target;
 int gasp_task_fits(const gasp_task *task, const char *target_isa);
 

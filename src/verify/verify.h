@@ -50,6 +50,11 @@ int gasp_verify(gasp_pool *pool, const gasp_task *task, const gasp_binary *bin, 
  * poisoned, drawn and compared with the CPU reference. Returns 0 with v filled; -1 when GL is missing. */
 int gasp_verify_gl(const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o, gasp_verdict *v);
 
+/* Runs an AMD code object (bin from an AMD target's check) on the functional emulator, trial by trial, and judges
+ * it like a GPU run: the same fixtures (fresh inputs, poisoned outputs, guard bytes), the same judging (guards,
+ * inputs unchanged, every element). Returns 0 with v filled; -1 when no emulator is built in (v: skipped). */
+int gasp_verify_emu(const gasp_task *task, const gasp_binary *bin, const gasp_verify_opts *o, gasp_verdict *v);
+
 /* Judging without a GPU, for tests: the buffers a perfect kernel would return for trial `trial` (the
  * inputs as sent, the reference's outputs, intact guards) are handed to `mutate` (may be NULL), which may
  * damage them as a broken kernel would, and are then judged exactly as a worker's reply is. Returns 0

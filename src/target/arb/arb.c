@@ -94,6 +94,7 @@ static int arb_looks_like_code(const char *s, size_t n) {
 static int arb_prepare(const gasp_target *t, const gasp_task *task, const char *code, int first, gasp_source *out,
                        gasp_diags *d) {
   (void)t; (void)task; (void)d;
+  memset(out, 0, sizeof *out);
   out->text = gasp_strdup(code);
   out->map_first = 1;
   out->map_count = 1 << 30;

@@ -1,0 +1,7 @@
+/* vector_mul_s32 (L2): the OpenCL C reference for the AMD targets, from the task's CUDA reference. */
+#include "gasp_amd.h"
+
+KERNEL void vector_mul_s32(__global const int* a, __global const int* b, __global int* c, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = (int)((unsigned)a[i] * (unsigned)b[i]);
+}

@@ -1,0 +1,10 @@
+/* warp_reduce_sum (L4): the OpenCL C reference for the AMD targets, from the task's CUDA reference; the
+ * shuffles and the ballot are gasp_amd.h's, over groups of 32 work-items on wave32 and wave64 alike. */
+#include "gasp_amd.h"
+
+KERNEL void warp_reduce_sum(__global const float* in, __global float* out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31u) == 0u && i < n) out[i >> 5] = v;
+}
