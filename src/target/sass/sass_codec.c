@@ -451,12 +451,8 @@ static void emit_value(out_buf *o, const sass_form *f, const sass_field *fd, con
   }
 }
 
-int sass_disasm_word(const sass_isa *isa, const uint64_t w[2], uint64_t addr, int with_ctl, sass_name_fn name,
-                     void *name_ctx, char *buf, size_t cap)
+const sass_form *sass_match_form(const sass_isa *isa, const uint64_t w[2])
 {
-  out_buf o = {buf, cap};
-  if (cap)
-    buf[0] = 0;
   unsigned opc = (unsigned)(w[0] & 0xfff);
   /* The most specific matching form; among aliases (same fixed bits) the one whose never-varying operands
    * match this word, as nvdisasm chooses IMAD.MOV or IMAD.IADD by operand values. */
@@ -494,6 +490,17 @@ int sass_disasm_word(const sass_isa *isa, const uint64_t w[2], uint64_t addr, in
     if (better)
       f = c, best_fix = c->fixbits, best_const = score, best_fit = fit;
   }
+  return f;
+}
+
+int sass_disasm_word(const sass_isa *isa, const uint64_t w[2], uint64_t addr, int with_ctl, sass_name_fn name,
+                     void *name_ctx, char *buf, size_t cap)
+{
+  out_buf o = {buf, cap};
+  if (cap)
+    buf[0] = 0;
+  unsigned opc = (unsigned)(w[0] & 0xfff);
+  const sass_form *f = sass_match_form(isa, w);
   if (!f) {
     emit(&o, "?? opcode 0x%03x: no known sm_%d form matches 0x%016" PRIx64 " 0x%016" PRIx64, opc, isa->sm, w[0], w[1]);
     return -1;

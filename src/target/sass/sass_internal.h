@@ -85,5 +85,7 @@ int sass_parse_line(const char *line, sass_parsed *p, char *err, size_t errcap, 
 
 uint64_t sass_hash(const char *s, size_t n);
 const sass_form *sass_find_form(const sass_isa *isa, const char *key, size_t n);
+/* The form the disassembler picks for a word (NULL when none matches). */
+const sass_form *sass_match_form(const sass_isa *isa, const uint64_t w[2]);
 
 #endif
