@@ -9,6 +9,8 @@
 
 #include "target/sass/sass.h"
 #include "target/sass/sass_cubin.h"
+#include "target/target.h"
+#include "core/util.h"
 
 typedef struct {
   const uint8_t *b;
@@ -149,8 +151,83 @@ static uint8_t *slurp(const char *path, size_t *n)
   return b;
 }
 
+/* Label names for the disassembler: `.L_<addr>`, and the set of targets seen (to emit label lines). */
+typedef struct {
+  uint64_t t[4096];
+  int n;
+} targets;
+
+static const char *note_target(void *ctx, uint64_t addr)
+{
+  targets *ts = ctx;
+  static char name[32];
+  int seen = 0;
+  for (int i = 0; i < ts->n; i++)
+    seen |= ts->t[i] == addr;
+  if (!seen && ts->n < 4096)
+    ts->t[ts->n++] = addr;
+  snprintf(name, sizeof name, ".L_%llx", (unsigned long long)addr);
+  return name;
+}
+
+/* nvcc's code -> our disassembler (control prefixes, labels) -> the sass-sm90 target's check -> our cubin:
+ * the .text must equal nvcc's. Returns 1 when it does, 0 when not, -1 when a word is not in our tables. */
+static int through_target(const sass_isa *isa, const gasp_target *t, const char *kname, const uint8_t *text, size_t len,
+                          const uint32_t *psize, int np)
+{
+  targets ts = {.n = 0};
+  char line[600];
+  for (size_t off = 0; off < len; off += 16) {
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    if (sass_disasm_word(isa, w, off, 1, note_target, &ts, line, sizeof line))
+      return -1;
+  }
+  gasp_str src;
+  gasp_str_init(&src);
+  for (size_t off = 0; off < len; off += 16) {
+    for (int i = 0; i < ts.n; i++)
+      if (ts.t[i] == off)
+        gasp_str_printf(&src, ".L_%llx:\n", (unsigned long long)off);
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    sass_disasm_word(isa, w, off, 1, note_target, &ts, line, sizeof line);
+    gasp_str_printf(&src, "%s\n", line);
+  }
+  gasp_task task;
+  memset(&task, 0, sizeof task);
+  snprintf(task.kernel, sizeof task.kernel, "%s", kname);
+  task.max_regs = 255;
+  task.nparams = np < GASP_MAX_PARAMS ? np : GASP_MAX_PARAMS;
+  for (int i = 0; i < task.nparams; i++) {
+    task.params[i].role = psize[i] == 8 ? GASP_ROLE_IN : GASP_ROLE_SCALAR;
+    task.params[i].type = psize[i] == 8 ? GASP_DT_U64 : GASP_DT_U32;
+  }
+  gasp_source gs = {gasp_str_take(&src), 1, 1 << 30, 1};
+  gasp_binary bin;
+  memset(&bin, 0, sizeof bin);
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int ok = 0;
+  if (!t->check(t, &task, &gs, &bin, &d)) {
+    elf oe;
+    sec ot;
+    char tn[300];
+    snprintf(tn, sizeof tn, ".text.%s", kname);
+    ok = !elf_open(&oe, bin.data, bin.len) && find_sec(&oe, tn, &ot) >= 0 && ot.size == len &&
+         !memcmp((const uint8_t *)bin.data + ot.off, text, len);
+  } else if (d.count) {
+    printf("  %s: %s (line %d)\n", kname, d.items[0].msg, d.items[0].line);
+  }
+  gasp_diags_free(&d);
+  free(bin.data);
+  free(gs.text);
+  return ok;
+}
+
 int main(void)
 {
+  int via_target = 0, via_target_bad = 0, via_target_untabled = 0;
   const char *dir = GASP_SASS_CORPUS "/cubins";
   DIR *d = opendir(dir);
   if (!d) {
@@ -225,12 +302,36 @@ int main(void)
         fails++;
       }
       free(ours);
+      /* whole pipeline on params with sizes the task model can express (8-byte pointers, 4-byte scalars) */
+      int simple = ref.nparams <= GASP_MAX_PARAMS;
+      for (int i = 0; i < ref.nparams; i++)
+        simple &= ref.psize[i] == 8 || ref.psize[i] == 4;
+      if (simple) {
+        int r = through_target(isa, gasp_target_find(sm == 90 ? "sass-sm90" : "sass-sm89"), kname, b + text.off, text.size,
+                               ref.psize, ref.nparams);
+        if (r > 0)
+          via_target++;
+        else if (r < 0)
+          via_target_untabled++;
+        else {
+          via_target_bad++;
+          printf("through the target: %s %s: .text differs from nvcc's\n", de->d_name, kname);
+        }
+      }
     }
     free(b);
   }
   closedir(d);
   printf("%d kernels: cubin layout as nvcc's in %d; register count from the code = nvcc's REGCOUNT in %d\n", kernels,
          kernels - fails, regs_ok);
+  printf("disassembled by us and assembled back through the sass target into our cubin: %d kernels with nvcc's exact "
+         ".text, %d differ, %d contain a word our tables cannot name\n", via_target, via_target_bad, via_target_untabled);
+  /* The kernels that differ are those holding the corpus's known round-trip failures (sm_89 hidden uniform
+   * register, two unlearned reuse slots, CALL.REL.NOINC with a register: tests/data/sass/known-failures.txt). */
+  if (via_target_bad + via_target_untabled > 12) {
+    printf("FAIL: more kernels than the known failures explain do not come back identical\n");
+    fails++;
+  }
   /* The register rule must hold for (nearly) all: a drop means the width rule or the tables regressed. */
   if (regs_ok < kernels * 95 / 100) {
     printf("FAIL: register count rule holds for only %d of %d kernels\n", regs_ok, kernels);
