@@ -385,6 +385,66 @@ def consts(fields, li):
     return out
 
 
+def synthesize(forms):
+    """Forms the corpus lacks, composed from ones it has. An opcode's operand variants (register, uniform
+    register, immediate, constant: opcode bits 9-11) share their modifier bits, so a modifier seen with one
+    variant (ISETP.GE.U32.AND with R) carries to another (with UR) as the same bit difference. A candidate is
+    kept only when every bridge (a mnemonic seen in both variants) gives the same bits. Hold-out check: for
+    mnemonics seen in both variants, synthesize from the other bridges and compare with the real form."""
+    slots = collections.defaultdict(dict)
+    for key, f in forms.items():
+        if f['count'] == 0:
+            continue
+        slots[(f['opc'], key[len(f['mnem']) + 1:])][f['mnem']] = f
+    fam = collections.defaultdict(list)
+    for sk in slots:
+        fam[sk[0] & 0x1ff].append(sk)
+    MODS = ((1 << 128) - 1) ^ ((1 << 72) - 1) ^ CTL_MASK  # modifier bits live in 72-104
+
+    def make(A, B, m, bridges):
+        outs = set()
+        for b in bridges:
+            fa, fb, fm = slots[A][b], slots[A][m], slots[B][b]
+            delta = (fa['base'] ^ fb['base'])
+            if delta & ~MODS or delta & (field_mask(fm['fields']) | fm['hidden']):
+                return None
+            if field_mask(fa['fields']) != field_mask(fb['fields']):
+                return None
+            outs.add(fm['base'] ^ delta)
+        return outs.pop() if len(outs) == 1 else None
+
+    synth, checked, agreed = {}, 0, 0
+    for fkey, sks in fam.items():
+        for A in sks:
+            for B in sks:
+                if A == B:
+                    continue
+                common = set(slots[A]) & set(slots[B])
+                if not common:
+                    continue
+                for m in common:
+                    others = common - {m}
+                    if others:
+                        got = make(A, B, m, others)
+                        if got is not None:
+                            checked += 1
+                            hid = slots[B][m]['hidden']
+                            agreed += (got & ~hid) == (slots[B][m]['base'] & ~hid)
+                for m in set(slots[A]) - set(slots[B]):
+                    key = m + ' ' + B[1]
+                    if key in forms or key in synth:
+                        continue
+                    got = make(A, B, m, common)
+                    if got is None:
+                        continue
+                    tmpl = slots[B][sorted(common, key=lambda x: -slots[B][x]['count'])[0]]
+                    f = dict(tmpl)
+                    f.update({'key': key, 'mnem': m, 'base': got, 'count': 0, 'const': {},
+                              'skel': tmpl['skel']})
+                    synth[key] = f
+    return synth, checked, agreed
+
+
 def learn(insts):
     """-> {arch: {'forms': {key: form}, 'failed': [...], 'insts': [...], 'nan': {(how, text): bits}}}"""
     out = {}
@@ -464,8 +524,25 @@ def learn(insts):
                     skels = collections.Counter(i.skel.rstrip(' ') for i in li)
                     gk_ = collections.Counter(i.guard[1] for i in li if i.guard)
                     align = {}
-                    # 64-bit operands need even registers, 128-bit multiples of 4 (facts file); the
-                    # requirement is taken from the mnemonic, and kept only if every sample obeys it
+                    # 64-bit operands need even registers, 128-bit multiples of 4 (facts file). Required only
+                    # where it is certain: a register printed as `R2.64`, or one that was even in at least 12
+                    # samples (multiple of 4 in at least 8) of the form, so that chance (1/4096) does not make
+                    # the assembler refuse valid code (nvcc's own IMAD.WIDE sources are 32-bit and often odd)
+                    for f in fields:
+                        if f.kind != 'R':
+                            continue
+                        k = -1
+                        for _ in range(f.idx + 1):
+                            k = li[0].skel.find('\x00', k + 1)
+                        vs = [sx.reg_value('R', i.vals[f.idx][1]) for i in li]
+                        vs = [v for v in vs if v != 255]
+                        if len(vs) >= 8 and all(v % 4 == 0 for v in vs):
+                            align[f.idx] = 4
+                        elif li[0].skel.startswith('.64', k + 1) or (len(vs) >= 12 and all(v % 2 == 0 for v in vs)):
+                            align[f.idx] = 2
+                    # registers an operand spans, for the register count (facts file: nvcc's REGCOUNT is the
+                    # highest register touched + 3): from the mnemonic's width, where every sample is aligned
+                    wide = {}
                     m = li[0].mnem
                     want = 4 if '.128' in m else 2 if ('.64' in m or '.WIDE' in m or m[0] == 'D') else 1
                     if want > 1:
@@ -474,10 +551,10 @@ def learn(insts):
                                 vs = [sx.reg_value('R', i.vals[f.idx][1]) for i in li]
                                 vs = [v for v in vs if v != 255]
                                 if vs and all(v % want == 0 for v in vs):
-                                    align[f.idx] = want
+                                    wide[f.idx] = want
                     forms[key] = {'key': key, 'opc': gk[0], 'kinds': gk[1], 'fields': fields, 'base': base,
                                   'hidden': hidden, 'reuse': dict(rmap), 'skel': skels.most_common(1)[0][0],
-                                  'mnem': li[0].mnem, 'align': align, 'const': consts(fields, li),
+                                  'mnem': li[0].mnem, 'align': align, 'wide': wide, 'const': consts(fields, li),
                                   'guard': gk_.most_common(1)[0][0] if gk_ else
                                   ('UP' if li[0].mnem.startswith('U') else 'P'),
                                   'count': len(li)}
@@ -492,6 +569,10 @@ def learn(insts):
             for f in fm_['fields']:
                 if f.kind in ('R', 'UR') and f.idx not in fm_['reuse'] and bypos[f.segs[0][1]]:
                     fm_['reuse'][f.idx] = bypos[f.segs[0][1]].most_common(1)[0][0]
+        synth, checked, agreed = synthesize(forms)
+        print('%s: %d forms synthesized across operand variants; hold-out check %d/%d identical'
+              % (arch, len(synth), agreed, checked))
+        forms.update(synth)
         out[arch] = {'forms': forms, 'failed': failed, 'insts': mine, 'nan': nan}
     return out
 
@@ -566,7 +647,7 @@ def roundtrip(learned):
 
 def table_text(arch, L):
     """The committed table: one form per line, tab-separated (format read by src/target/sass/sass_table.c):
-    F key skeleton mnemonic guard-class base hidden fields reuse nans align const count
+    F key skeleton mnemonic guard-class base hidden fields reuse nans align const width count
     '%' marks a placeholder in key and skeleton; a field is idx:kind:how:shift:signed:vlo@pos+width[/...]:widest-value-bits."""
     out = ['# gasp SASS encoding table for %s: generated by tools/sass-learn.py from tools/sass-corpus/dumps '
            '(nvdisasm 13.0.85 over nvcc 13.0.88 output). Do not edit; regenerate.' % arch]
@@ -580,8 +661,9 @@ def table_text(arch, L):
         na = ','.join('%d=%s=%x' % (k[1], k[2], v) for k, v in sorted(nan.items()) if k[0] == key) or '-'
         al = ','.join('%d=%d' % kv for kv in sorted(f['align'].items())) or '-'
         co = ','.join('%d=%x' % kv for kv in sorted(f['const'].items())) or '-'
+        wd = ','.join('%d=%d' % kv for kv in sorted(f['wide'].items())) or '-'
         out.append('\t'.join(['F', key.replace('\x00', '%'), f['skel'].replace('\x00', '%'), f['mnem'], f['guard'],
-                              '%032x' % f['base'], '%032x' % f['hidden'], fl or '-', ru, na, al, co, str(f['count'])]))
+                              '%032x' % f['base'], '%032x' % f['hidden'], fl or '-', ru, na, al, co, wd, str(f['count'])]))
     return '\n'.join(out) + '\n'
 
 

@@ -69,7 +69,7 @@ static int find_sec(const elf *e, const char *name, sec *out)
 }
 
 typedef struct {
-  int regs, nparams, cbank_size, pc_base, pc_size;
+  int regs, nparams, cbank_size, pc_base, pc_size, nbar;
   uint32_t psize[256];
   uint32_t exits[1024];
   int nexit;
@@ -108,6 +108,8 @@ static int read_attrs(const elf *e, const char *kernel, uint32_t sym, attrs *a)
     if (p[0] != 4) {
       if (p[1] == 0x19)
         a->cbank_size = n;
+      if (p[1] == 0x4c)
+        a->nbar = p[2];
       k += 4;
       continue;
     }
@@ -275,7 +277,7 @@ int main(void)
         regs_ok++;
       else
         printf("register count %s %s: ours %d, nvcc %d\n", de->d_name, kname, rc, ref.regs);
-      sass_cubin_spec spec = {sm, kname, b + text.off, text.size, ref.psize, ref.nparams, ref.regs, 0, 0};
+      sass_cubin_spec spec = {sm, kname, b + text.off, text.size, ref.psize, ref.nparams, ref.regs, 0, ref.nbar};
       uint8_t *ours;
       size_t olen;
       if (sass_cubin_write(&spec, &ours, &olen, err, sizeof err)) {
@@ -295,7 +297,7 @@ int main(void)
       } else if (otext.size != text.size || memcmp(ours + otext.off, b + text.off, text.size) || got.regs != ref.regs ||
                  got.nexit != ref.nexit || memcmp(got.exits, ref.exits, sizeof got.exits[0] * (size_t)got.nexit) ||
                  got.cbank_size != ref.cbank_size || got.pc_base != ref.pc_base || got.pc_size != ref.pc_size ||
-                 oconst.size != rconst.size || got.nparams != ref.nparams) {
+                 oconst.size != rconst.size || got.nparams != ref.nparams || got.nbar != ref.nbar) {
         printf("FAIL: %s %s: differs from nvcc (exits %d/%d, cbank %d/%d, base 0x%x/0x%x, const0 %llu/%llu)\n",
                de->d_name, kname, got.nexit, ref.nexit, got.cbank_size, ref.cbank_size, got.pc_base, ref.pc_base,
                (unsigned long long)oconst.size, (unsigned long long)rconst.size);

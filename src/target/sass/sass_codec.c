@@ -485,7 +485,8 @@ const sass_form *sass_match_form(const sass_isa *isa, const uint64_t w[2])
     int better = !f || fit > best_fit;
     if (!better && fit == best_fit) {
       int okc = score >= 0, okb = best_const >= 0;
-      better = okc > okb || (okc == okb && (c->fixbits > best_fix || (c->fixbits == best_fix && score > best_const)));
+      better = okc > okb || (okc == okb && (c->fixbits > best_fix || (c->fixbits == best_fix && (score > best_const ||
+               (score == best_const && c->count > f->count)))));
     }
     if (better)
       f = c, best_fix = c->fixbits, best_const = score, best_fit = fit;

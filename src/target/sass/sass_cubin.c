@@ -39,7 +39,7 @@ int sass_regcount(const sass_isa *isa, const uint8_t *text, size_t len)
         continue; /* no register field straddles bit 64 in the tables */
       if (v == 255)
         continue;
-      int top = (int)v + (f->align[fd->idx] ? f->align[fd->idx] - 1 : 0);
+      int top = (int)v + (f->width[fd->idx] ? f->width[fd->idx] - 1 : 0);
       if (top > hi)
         hi = top;
     }
@@ -195,8 +195,11 @@ int sass_cubin_write(const sass_cubin_spec *s, uint8_t **out, size_t *len, char 
   size_t nexit = sass_exit_offsets(s->text, s->text_len, exits, 4096);
   if (nexit)
     attr(&infok, 0x1c, exits, (uint16_t)(nexit * 4)); /* EXIT_INSTR_OFFSETS */
-  if (s->nbarriers)
-    attr_val(&infok, 0x4c, (uint16_t)s->nbarriers); /* NUM_BARRIERS */
+  if (s->nbarriers) {
+    /* NUM_BARRIERS: format 0x02 (one byte), as nvcc 13 writes it (0x5 for a kernel using barriers 0-4) */
+    uint8_t h[4] = {0x02, 0x4c, (uint8_t)s->nbarriers, 0};
+    put(&infok, h, 4);
+  }
   attr_val(&infok, 0x19, (uint16_t)total); /* CBANK_PARAM_SIZE */
   uint32_t base = sass_param_base(s->sm);
   uint8_t cb[8];
@@ -269,4 +272,58 @@ int sass_cubin_write(const sass_cubin_spec *s, uint8_t **out, size_t *len, char 
 fail:
   free(shstr.p), free(str.p), free(sym.p), free(info.p), free(infok.p), free(file.p);
   return -1;
+}
+
+int sass_cubin_text(const uint8_t *b, size_t n, const char *kernel, const uint8_t **text, size_t *text_len,
+                    uint32_t *shared_bytes, char *err, size_t errcap)
+{
+  uint64_t shoff;
+  uint16_t shnum, shentsize, shstrndx;
+  if (n < 64 || memcmp(b, "\x7f" "ELF", 4) || b[4] != 2 || b[5] != 1) {
+    snprintf(err, errcap, "not a 64-bit little-endian ELF file");
+    return -1;
+  }
+  memcpy(&shoff, b + 40, 8), memcpy(&shentsize, b + 58, 2), memcpy(&shnum, b + 60, 2), memcpy(&shstrndx, b + 62, 2);
+  if (shentsize != 64 || shoff > n || (n - shoff) / 64 < shnum || shstrndx >= shnum) {
+    snprintf(err, errcap, "bad section table");
+    return -1;
+  }
+  uint64_t stroff, strsize;
+  memcpy(&stroff, b + shoff + 64 * (size_t)shstrndx + 24, 8), memcpy(&strsize, b + shoff + 64 * (size_t)shstrndx + 32, 8);
+  if (stroff > n || strsize > n - stroff) {
+    snprintf(err, errcap, "bad section name table");
+    return -1;
+  }
+  char want[300], want_sh[300];
+  snprintf(want, sizeof want, ".text.%s", kernel);
+  snprintf(want_sh, sizeof want_sh, ".nv.shared.%s", kernel);
+  *text = NULL;
+  *shared_bytes = 0;
+  for (unsigned i = 0; i < shnum; i++) {
+    const uint8_t *r = b + shoff + 64 * (size_t)i;
+    uint32_t name, type;
+    uint64_t off, size;
+    memcpy(&name, r, 4), memcpy(&type, r + 4, 4), memcpy(&off, r + 24, 8), memcpy(&size, r + 32, 8);
+    if (name >= strsize)
+      continue;
+    const char *nm = (const char *)b + stroff + name;
+    size_t maxlen = strsize - name;
+    if (strnlen(nm, maxlen) == maxlen)
+      continue;
+    if (!strcmp(nm, want_sh))
+      *shared_bytes = (uint32_t)size;
+    if (strcmp(nm, want))
+      continue;
+    if (type == 8 || off > n || size > n - off || size % 16) {
+      snprintf(err, errcap, "%s: bad extent", want);
+      return -1;
+    }
+    *text = b + off;
+    *text_len = size;
+  }
+  if (!*text) {
+    snprintf(err, errcap, "no section %s", want);
+    return -1;
+  }
+  return 0;
 }

@@ -34,4 +34,9 @@ uint32_t sass_param_base(int sm);
 /* Writes the cubin into a malloc'd buffer (*out, *len; the caller frees). Returns 0, or -1 with err. */
 int sass_cubin_write(const sass_cubin_spec *s, uint8_t **out, size_t *len, char *err, size_t errcap);
 
+/* Finds .text.<kernel> (and the static shared size, .nv.shared.<kernel>, 0 when absent) in a cubin, with every
+ * offset bounds-checked (the input may be anything). Returns 0, or -1 with err. */
+int sass_cubin_text(const uint8_t *b, size_t n, const char *kernel, const uint8_t **text, size_t *text_len,
+                    uint32_t *shared_bytes, char *err, size_t errcap);
+
 #endif

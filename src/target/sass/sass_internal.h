@@ -35,6 +35,7 @@ typedef struct {
   sass_field fields[SASS_MAX_OPS];
   int8_t reuse[SASS_MAX_OPS];     /* reuse bit (0-3 above 122) per placeholder, -1 none */
   uint8_t align[SASS_MAX_OPS];    /* 2 or 4: register must be a multiple of it (64/128-bit operand) */
+  uint8_t width[SASS_MAX_OPS];    /* registers the operand spans (2, 4), for the register count */
   uint8_t kinds[SASS_MAX_OPS];
   uint8_t nops;
   sass_nan nan[4];

@@ -146,9 +146,9 @@ static sass_isa *build(int sm, const char *table, char *err, size_t errcap)
       *next++ = 0;
     if (ln[0] == '#' || !ln[0])
       continue;
-    char *col[13];
+    char *col[14];
     int n = 0;
-    for (char *c = ln; n < 13; n++) {
+    for (char *c = ln; n < 14; n++) {
       col[n] = c;
       c = strchr(c, '\t');
       if (!c) {
@@ -159,14 +159,14 @@ static sass_isa *build(int sm, const char *table, char *err, size_t errcap)
     }
     sass_form *f = &isa->forms[isa->nforms];
     uint64_t hidden[2];
-    if (n != 13 || strcmp(col[0], "F") || parse_hex128(col[5], f->base) || parse_hex128(col[6], hidden)) {
+    if (n != 14 || strcmp(col[0], "F") || parse_hex128(col[5], f->base) || parse_hex128(col[6], hidden)) {
       snprintf(err, errcap, "sass table sm_%d line %d: malformed", sm, lineno);
       goto fail;
     }
     f->key = col[1], f->skel = col[2], f->mnem = col[3];
     f->guard_up = !strcmp(col[4], "UP");
     f->opc = (uint16_t)(f->base[0] & 0xfff);
-    f->count = (unsigned)strtoul(col[12], NULL, 10);
+    f->count = (unsigned)strtoul(col[13], NULL, 10);
     int nops = count_ops(f->key, f->kinds);
     if (nops < 0) {
       snprintf(err, errcap, "sass table sm_%d line %d: too many operands", sm, lineno);
@@ -238,6 +238,15 @@ static sass_isa *build(int sm, const char *table, char *err, size_t errcap)
         f->const_mask |= (uint16_t)(1u << idx);
         f->const_val[idx] = v;
         f->nconst++;
+        t += used + (t[used] == ',');
+      }
+    if (strcmp(col[12], "-"))
+      for (char *t = col[12]; *t;) {
+        unsigned idx, a;
+        int used;
+        if (sscanf(t, "%u=%u%n", &idx, &a, &used) != 2 || idx >= SASS_MAX_OPS)
+          break;
+        f->width[idx] = (uint8_t)a;
         t += used + (t[used] == ',');
       }
     f->fixmask[0] = ~claimed[0], f->fixmask[1] = ~claimed[1];

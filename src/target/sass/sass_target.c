@@ -1,10 +1,13 @@
 /* The sass-sm90 and sass-sm89 targets: SASS text in nvdisasm syntax, assembled by our learned tables into a
  * cubin we write ourselves. sm_89 is checked and assembled only (the H200 rejects sm_89 cubins, facts file). */
 #include <ctype.h>
+#include <inttypes.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/proc.h"
 #include "../target.h"
 #include "sass.h"
 #include "sass_cubin.h"
@@ -188,8 +191,17 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
   /* pass 2: assemble */
   ninst = 0;
   int nbar = 0;
+  uint32_t shared = 0;
   for (size_t i = 0; i < n; i++) {
     const char *l = lines[i];
+    unsigned long sh;
+    if (sscanf(l, ".shared %lu", &sh) == 1) {
+      shared = sh > (227u << 10) ? (227u << 10) + 1 : (uint32_t)sh; /* sm_90: 227 KB per block (facts file) */
+      if (sh > (227u << 10))
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, gasp_source_map_line(src, (int)i + 1), 1,
+                       "%lu bytes of static shared memory; a block has at most 227 KB", sh), errors++;
+      continue;
+    }
     if (!*l || *l == '.')
       continue;
     uint64_t w[2];
@@ -201,8 +213,14 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
       errors++;
       continue;
     }
-    if (!strncmp(l, "BAR", 3) || strstr(l, " BAR."))
-      nbar = 1;
+    /* named barriers in use: the highest BAR id + 1 (nvcc writes 5 for a kernel using barriers 0-4) */
+    const char *bar = strstr(l, "BAR.");
+    if (bar && (bar == l || bar[-1] == ' ' || bar[-1] == ']')) {
+      const char *num = strstr(bar, " 0x");
+      unsigned long id = num ? strtoul(num + 1, NULL, 16) : 0;
+      if (id < 16 && (int)id + 1 > nbar)
+        nbar = (int)id + 1;
+    }
     memcpy(code + 16 * ninst, w, 16);
     line_of[ninst++] = line;
   }
@@ -222,7 +240,7 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     for (int i = 0; i < np; i++)
       psize[i] = task->params[i].role == GASP_ROLE_SCALAR ? (uint32_t)gasp_dtype_size(task->params[i].type) : 8;
     const char *kname = task && task->kernel[0] ? task->kernel : task && task->id[0] ? task->id : "kernel";
-    sass_cubin_spec spec = {sm, kname, code, 16 * ninst, psize, np, regs < 1 ? 1 : regs, 0, nbar};
+    sass_cubin_spec spec = {sm, kname, code, 16 * ninst, psize, np, regs < 1 ? 1 : regs, shared, nbar};
     uint8_t *out;
     size_t len;
     if (sass_cubin_write(&spec, &out, &len, err, sizeof err)) {
@@ -233,7 +251,7 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
       bin->len = len;
       snprintf(bin->kernel, sizeof bin->kernel, "%s", kname);
       bin->regs = spec.regs;
-      bin->shared_static = 0;
+      bin->shared_static = (int)shared;
     }
   } else if (bin) {
     bin->regs = regs;
@@ -248,10 +266,143 @@ done:
   return errors ? -1 : 0;
 }
 
+/* nvcc's cubin of the task's CUDA reference for this target's arch, cached like the PTX target's. */
+static int nvcc_cubin(const gasp_target *t, const gasp_task *task, char **data, size_t *len, gasp_diags *d)
+{
+  if (!task->cuda) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "task '%s' has no CUDA reference", task->id);
+    return -1;
+  }
+  char arch_flag[32], cache[1024], path[1400];
+  snprintf(arch_flag, sizeof arch_flag, "-arch=sm_%d", sm_of(t));
+  uint64_t h = gasp_fnv1a(task->cuda, strlen(task->cuda), GASP_FNV_SEED);
+  h = gasp_fnv1a(arch_flag, strlen(arch_flag), h);
+  h = gasp_fnv1a("nvcc-13-O3-sass-v1", 18, h);
+  path[0] = 0;
+  if (gasp_cache_dir(cache, sizeof cache) == 0) {
+    snprintf(path, sizeof path, "%s/%s-%016" PRIx64 ".sass.cubin", cache, task->id, h);
+    if (gasp_read_file(path, 64u << 20, data, len) == 0)
+      return 0;
+  }
+  char nvcc[1024], dir[512], in[600], out[600];
+  if (gasp_find_cuda_tool("nvcc", "GASP_NVCC", nvcc, sizeof nvcc)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc not found (set GASP_NVCC)");
+    return -1;
+  }
+  if (gasp_tmpdir(dir, sizeof dir))
+    return -1;
+  snprintf(in, sizeof in, "%s/ref.cu", dir);
+  snprintf(out, sizeof out, "%s/ref.cubin", dir);
+  gasp_write_file(in, task->cuda, strlen(task->cuda));
+  char *argv[] = {nvcc, "-cubin", arch_flag, "-O3", "-o", out, in, NULL};
+  gasp_proc_result r;
+  int rc = gasp_proc_run(argv, 120000, 1 << 20, &r);
+  int ok = rc == 0 && r.exited && r.exit_code == 0 && gasp_read_file(out, 64u << 20, data, len) == 0;
+  if (!ok)
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc failed on the reference of task '%s': %.500s",
+                   task->id, r.err ? r.err : "could not run");
+  else if (path[0]) {
+    char tmp[1500];
+    snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+    if (gasp_write_file(tmp, *data, *len) == 0)
+      rename(tmp, path);
+  }
+  gasp_proc_result_free(&r);
+  gasp_rmtree_flat(dir);
+  return ok ? 0 : -1;
+}
+
+typedef struct {
+  uint64_t t[8192];
+  int n;
+} target_set;
+
+static const char *label_name(void *ctx, uint64_t addr)
+{
+  target_set *ts = ctx;
+  static char name[32];
+  int seen = 0;
+  for (int i = 0; i < ts->n && !seen; i++)
+    seen = ts->t[i] == addr;
+  if (!seen && ts->n < 8192)
+    ts->t[ts->n++] = addr;
+  snprintf(name, sizeof name, ".L_%" PRIx64, addr);
+  return name;
+}
+
+/* The reference answer: nvcc's SASS for the task, printed by our disassembler with control prefixes and labels,
+ * so that assembling it back with our tables gives nvcc's code (issue 4). */
+static int sass_reference_answer(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d)
+{
+  char *cub, err[256];
+  size_t n;
+  if (nvcc_cubin(t, task, &cub, &n, d))
+    return -1;
+  const uint8_t *text;
+  size_t len;
+  uint32_t shared;
+  const char *kname = task->kernel[0] ? task->kernel : task->id;
+  const sass_isa *isa = sass_isa_get(sm_of(t), err, sizeof err);
+  if (!isa || sass_cubin_text((const uint8_t *)cub, n, kname, &text, &len, &shared, err, sizeof err)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "reference of '%s': %s", task->id, err);
+    free(cub);
+    return -1;
+  }
+  target_set *ts = calloc(1, sizeof *ts);
+  gasp_str o;
+  gasp_str_init(&o);
+  char line[600];
+  int bad = 0;
+  char first_bad[600] = "";
+  for (size_t off = 0; off < len && ts; off += 16) {
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    if (sass_disasm_word(isa, w, off, 1, label_name, ts, line, sizeof line) && !bad++)
+      snprintf(first_bad, sizeof first_bad, "at 0x%zx: %s", off, line);
+  }
+  gasp_str_puts(&o, "```sass\n");
+  if (shared)
+    gasp_str_printf(&o, ".shared %u\n", shared);
+  for (size_t off = 0; off < len && ts && !bad; off += 16) {
+    for (int i = 0; i < ts->n; i++)
+      if (ts->t[i] == off)
+        gasp_str_printf(&o, ".L_%zx:\n", off);
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    sass_disasm_word(isa, w, off, 1, label_name, ts, line, sizeof line);
+    gasp_str_printf(&o, "%s\n", line);
+  }
+  gasp_str_puts(&o, "```\n");
+  free(ts);
+  free(cub);
+  if (bad) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "reference of '%s': nvcc used %d instruction(s) our "
+                   "sm_%d tables do not know, first %s", task->id, bad, sm_of(t), first_bad);
+    gasp_str_free(&o);
+    return -1;
+  }
+  *answer = gasp_str_take(&o);
+  return 0;
+}
+
+/* The speed baseline: nvcc's own cubin of the reference. */
+static int sass_baseline(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d)
+{
+  memset(bin, 0, sizeof *bin);
+  char *data;
+  if (nvcc_cubin(t, task, &data, &bin->len, d))
+    return -1;
+  bin->data = data;
+  bin->regs = bin->shared_static = -1;
+  snprintf(bin->kernel, sizeof bin->kernel, "%s", task->kernel[0] ? task->kernel : task->id);
+  return 0;
+}
+
 const gasp_target gasp_target_sass_sm90 = {
     .name = "sass-sm90", .isa = "SASS", .arch = "sm_90", .gpu = "NVIDIA H200 (Hopper, sm_90)", .exec = GASP_EXEC_CUDA,
     .cc = 90, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
     .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .reference_answer = sass_reference_answer, .baseline = sass_baseline,
 };
 
 /* sm_89 binaries do not load on our H200 (CUDA error 209): checked and assembled only. */
@@ -259,4 +410,5 @@ const gasp_target gasp_target_sass_sm89 = {
     .name = "sass-sm89", .isa = "SASS", .arch = "sm_89", .gpu = "NVIDIA RTX 4090 (Ada, sm_89)", .exec = GASP_EXEC_NONE,
     .cc = 89, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
     .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .reference_answer = sass_reference_answer,
 };
