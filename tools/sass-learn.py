@@ -414,7 +414,8 @@ def synthesize(forms):
         return outs.pop() if len(outs) == 1 else None
 
     synth, checked, agreed = {}, 0, 0
-    for fkey, sks in fam.items():
+    for fkey, sks in sorted(fam.items()):
+        sks = sorted(sks)
         for A in sks:
             for B in sks:
                 if A == B:
@@ -422,7 +423,7 @@ def synthesize(forms):
                 common = set(slots[A]) & set(slots[B])
                 if not common:
                     continue
-                for m in common:
+                for m in sorted(common):
                     others = common - {m}
                     if others:
                         got = make(A, B, m, others)
@@ -430,14 +431,14 @@ def synthesize(forms):
                             checked += 1
                             hid = slots[B][m]['hidden']
                             agreed += (got & ~hid) == (slots[B][m]['base'] & ~hid)
-                for m in set(slots[A]) - set(slots[B]):
+                for m in sorted(set(slots[A]) - set(slots[B])):
                     key = m + ' ' + B[1]
                     if key in forms or key in synth:
                         continue
                     got = make(A, B, m, common)
                     if got is None:
                         continue
-                    tmpl = slots[B][sorted(common, key=lambda x: -slots[B][x]['count'])[0]]
+                    tmpl = slots[B][sorted(common, key=lambda x: (-slots[B][x]['count'], x))[0]]
                     f = dict(tmpl)
                     f.update({'key': key, 'mnem': m, 'base': got, 'count': 0, 'const': {},
                               'skel': tmpl['skel']})
