@@ -11,6 +11,7 @@
 #include "../target.h"
 #include "sass.h"
 #include "sass_cubin.h"
+#include "sass_hazard.h"
 
 static int sm_of(const gasp_target *t) { return strstr(t->name, "89") ? 89 : 90; }
 
@@ -223,6 +224,30 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     }
     memcpy(code + 16 * ninst, w, 16);
     line_of[ninst++] = line;
+  }
+  /* scoreboard hazards, only where the answer wrote control codes (without them the assembler's stall 15 and
+   * no scoreboards are checked by the variable-latency rule below as well) */
+  if (!errors && ninst) {
+    uint8_t *tg = calloc(ninst, 1);
+    for (size_t k = 0; k < ls.n && tg; k++)
+      if (ls.addr[k] / 16 < ninst)
+        tg[ls.addr[k] / 16] = 1;
+    sass_hazard hz[64];
+    size_t nh = tg ? sass_check_hazards(isa, (const uint64_t(*)[2])code, ninst, tg, hz, 64) : 0;
+    static const char *const kind[] = {"read-after-write", "write-after-write", "write-after-read", "read-after-write"};
+    for (size_t k = 0; k < nh; k++) {
+      const sass_hazard *h = &hz[k];
+      if (h->kind == SASS_HAZ_NOSB)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
+                       "%s hazard on R%d: its producer at line %d has variable latency and sets no write scoreboard "
+                       "(give it W<n> and wait with B<n> here)", kind[h->kind], h->reg, line_of[h->producer]);
+      else
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
+                       "%s hazard on R%d: scoreboard SB%d of line %d is not waited on before this instruction "
+                       "(add %d to its B mask)", kind[h->kind], h->reg, h->sb, line_of[h->producer], h->sb);
+    }
+    errors += (int)nh;
+    free(tg);
   }
   if (!errors && !ninst) {
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_EXTRACT, 0, 0, "no SASS instructions");
