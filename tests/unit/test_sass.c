@@ -356,10 +356,11 @@ int main(int argc, char **argv)
                  hz[q].kind == SASS_HAZ_RAW ? "RAW" : hz[q].kind == SASS_HAZ_WAW ? "WAW" : "WAR", hz[q].reg,
                  insts[k0 + hz[q].producer].addr, insts[k0 + hz[q].producer].text, hz[q].sb);
         /* deliberately hazardous variants: drop one instruction's wait mask; count how many the checker flags */
-        for (size_t q = 0; q < m; q++) {
+        for (size_t q = 0, tried = 0; q < m && tried < 40; q++) {
           uint64_t keep = ws[q][1];
           if (!(keep >> 52 & 0x3f))
             continue;
+          tried++;
           ws[q][1] &= ~(0x3full << 52);
           mutants++;
           mutants_flagged += sass_check_hazards(isa, (const uint64_t(*)[2])ws, m, tg, hz, 8) > 0;

@@ -12,6 +12,7 @@
 #include "sass.h"
 #include "sass_cubin.h"
 #include "sass_hazard.h"
+#include "sass_internal.h"
 
 static int sm_of(const gasp_target *t) { return strstr(t->name, "89") ? 89 : 90; }
 
@@ -291,6 +292,139 @@ done:
   return errors ? -1 : 0;
 }
 
+/* --rewrite (the article's hazard rewriter): control codes are made safe. Each flagged read or write waits on
+ * the scoreboard it needs (its B mask gains the bit); a variable-latency result without a scoreboard gets one
+ * (W<n>, round robin over SB0-SB5) and its readers wait on it. Lines keep their numbers; comments on rewritten
+ * lines are dropped. Returns the number of instructions changed. */
+static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d)
+{
+  (void)task;
+  char err[512];
+  const sass_isa *isa = sass_isa_get(sm_of(t), err, sizeof err);
+  if (!isa)
+    return 0;
+  char *text = gasp_strdup(src->text);
+  size_t nlines = 1;
+  for (char *p = text; *p; p++)
+    nlines += *p == '\n';
+  char **lines = calloc(nlines, sizeof *lines);
+  char **clean = calloc(nlines, sizeof *clean), **owned = calloc(nlines, sizeof *owned);
+  label_set ls = {calloc(nlines, sizeof(char *)), calloc(nlines, sizeof(uint64_t)), 0};
+  uint64_t(*w)[2] = calloc(nlines, sizeof *w);
+  size_t *line_at = calloc(nlines, sizeof *line_at);
+  int *changed = calloc(nlines, sizeof *changed);
+  int nchanged = 0;
+  size_t n = 0, ninst = 0;
+  if (!lines || !clean || !owned || !ls.names || !ls.addr || !w || !line_at || !changed)
+    goto done;
+  for (char *p = text, *e; p; p = e) {
+    e = strchr(p, '\n');
+    if (e)
+      *e++ = 0;
+    lines[n++] = p;
+  }
+  for (size_t i = 0; i < n; i++) {
+    owned[i] = gasp_strdup(lines[i]);
+    clean[i] = clean_line(owned[i]); /* points into owned[i], maybe past its start */
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *l = clean[i];
+    if (!*l || (*l == '.' && !is_label(l)))
+      continue;
+    if (is_label(l)) {
+      ls.names[ls.n] = gasp_strdup(l);
+      ls.names[ls.n][strlen(l) - 1] = 0;
+      ls.addr[ls.n++] = 16 * ninst;
+      continue;
+    }
+    ninst++;
+  }
+  ninst = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *l = clean[i];
+    if (!*l || *l == '.' || is_label(l))
+      continue;
+    int col;
+    sass_asm_opts o = {find_label, &ls, 0};
+    if (sass_asm_line(isa, l, 16 * ninst, &o, w[ninst], err, sizeof err, &col))
+      goto done; /* the check reports it; nothing to rewrite safely */
+    line_at[ninst++] = i;
+  }
+  uint8_t *tg = calloc(ninst + 1, 1);
+  for (size_t k = 0; k < ls.n && tg; k++)
+    if (ls.addr[k] / 16 < ninst)
+      tg[ls.addr[k] / 16] = 1;
+  int next_sb = 0;
+  for (int round = 0; round < 64 && tg; round++) {
+    sass_hazard hz[256];
+    size_t nh = sass_check_hazards(isa, (const uint64_t(*)[2])w, ninst, tg, hz, 256);
+    if (!nh)
+      break;
+    for (size_t k = 0; k < nh; k++) {
+      size_t at = hz[k].at, pr = hz[k].producer;
+      int sb = hz[k].sb;
+      if (hz[k].kind == SASS_HAZ_NOSB) {
+        sb = next_sb++ % 6;
+        w[pr][1] = (w[pr][1] & ~(7ull << 46)) | (uint64_t)sb << 46;
+        changed[pr] = 1;
+      }
+      w[at][1] |= 1ull << (52 + sb);
+      changed[at] = 1;
+    }
+  }
+  free(tg);
+  gasp_str out;
+  gasp_str_init(&out);
+  for (size_t i = 0, k = 0; i < n; i++) {
+    if (k < ninst && line_at[k] == i) {
+      if (changed[k]) {
+        char dis[600];
+        /* reprint the word itself: prefix and instruction as our disassembler writes them */
+        if (!sass_disasm_word(isa, w[k], 16 * k, 1, NULL, NULL, dis, sizeof dis) && !strstr(dis, "`(")) {
+          gasp_str_printf(&out, "%s", dis);
+        } else {
+          /* branches: keep the label text, put the new control prefix in front */
+          const char *l = clean[i];
+          if (*l == '[' && strchr(l, ']'))
+            l = strchr(l, ']') + 1;
+          while (*l == ' ')
+            l++;
+          unsigned wt = (unsigned)(w[k][1] >> 52 & 0x3f), rb = (unsigned)(w[k][1] >> 49 & 7), wb = (unsigned)(w[k][1] >> 46 & 7);
+          char b[7];
+          for (int q = 0; q < 6; q++)
+            b[q] = wt >> q & 1 ? (char)('0' + q) : '-';
+          b[6] = 0;
+          gasp_str_printf(&out, "[B%s:R%c:W%c:%s:S%02u] %s", b, rb == 7 ? '-' : (char)('0' + rb), wb == 7 ? '-' : (char)('0' + wb),
+                          w[k][1] >> 45 & 1 ? "-" : "Y", (unsigned)(w[k][1] >> 41 & 15), l);
+        }
+        gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_HAZARD, gasp_source_map_line(src, (int)i + 1), 1,
+                       "control codes rewritten to remove a scoreboard hazard");
+        nchanged++;
+      } else {
+        gasp_str_puts(&out, lines[i]);
+      }
+      k++;
+    } else {
+      gasp_str_puts(&out, lines[i]);
+    }
+    if (i + 1 < n)
+      gasp_str_puts(&out, "\n");
+  }
+  if (nchanged) {
+    free(src->text);
+    src->text = gasp_str_take(&out);
+  } else {
+    gasp_str_free(&out);
+  }
+done:
+  for (size_t i = 0; owned && i < n; i++)
+    free(owned[i]);
+  for (size_t i = 0; i < ls.n; i++)
+    free(ls.names[i]);
+  free(lines), free(clean), free(owned), free(ls.names), free(ls.addr), free(w), free(line_at), free(changed), free(text);
+  return nchanged;
+}
+
 /* nvcc's cubin of the task's CUDA reference for this target's arch, cached like the PTX target's. */
 static int nvcc_cubin(const gasp_target *t, const gasp_task *task, char **data, size_t *len, gasp_diags *d)
 {
@@ -427,7 +561,7 @@ const gasp_target gasp_target_sass_sm90 = {
     .name = "sass-sm90", .isa = "SASS", .arch = "sm_90", .gpu = "NVIDIA H200 (Hopper, sm_90)", .exec = GASP_EXEC_CUDA,
     .cc = 90, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
     .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
-    .reference_answer = sass_reference_answer, .baseline = sass_baseline,
+    .reference_answer = sass_reference_answer, .baseline = sass_baseline, .rewrite = sass_rewrite,
 };
 
 /* sm_89 binaries do not load on our H200 (CUDA error 209): checked and assembled only. */
@@ -435,5 +569,5 @@ const gasp_target gasp_target_sass_sm89 = {
     .name = "sass-sm89", .isa = "SASS", .arch = "sm_89", .gpu = "NVIDIA RTX 4090 (Ada, sm_89)", .exec = GASP_EXEC_NONE,
     .cc = 89, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
     .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
-    .reference_answer = sass_reference_answer,
+    .reference_answer = sass_reference_answer, .rewrite = sass_rewrite,
 };
