@@ -446,6 +446,84 @@ def synthesize(forms):
     return synth, checked, agreed
 
 
+def fsig(fields):
+    return tuple((f.idx, f.kind, f.how, f.shift, tuple(f.segs)) for f in fields)
+
+
+def transplant(forms):
+    """Operand variants the corpus lacks for a whole opcode (FFMA with a uniform register), composed from another
+    opcode that has both variants (IADD3 with R and with UR): the variant change is the same opcode-bit change
+    (bits 9-11) and the same fixed-bit difference in every opcode where both variants were seen with the same
+    operand layout. Kept only when at least two opcodes agree and none disagrees; hold-out: each opcode that has
+    both variants is predicted from the others."""
+    slots = collections.defaultdict(dict)
+    for key, f in forms.items():
+        if f['count'] == 0:
+            continue
+        slots[(f['opc'], key[len(f['mnem']) + 1:])][f['mnem']] = f
+    fam = collections.defaultdict(list)
+    for sk in sorted(slots):
+        fam[sk[0] & 0x1ff].append(sk)
+    deltas = collections.defaultdict(dict)  # transform key -> {family: delta}
+    for fkey, sks in sorted(fam.items()):
+        for A in sks:
+            for B in sks:
+                if A == B:
+                    continue
+                common = sorted(set(slots[A]) & set(slots[B]))
+                if not common:
+                    continue
+                fa, fb = slots[A][common[0]], slots[B][common[0]]
+                ds = set((slots[A][m]['base'] ^ slots[B][m]['base']) & ~0xfff for m in common)
+                if len(ds) != 1:
+                    continue
+                tkey = (A[0] >> 9, A[1], fsig(fa['fields']), B[0] >> 9, B[1], fsig(fb['fields']))
+                deltas[tkey][fkey] = ds.pop()
+    good = {}
+    checked = agreed = 0
+    for tkey, byfam in deltas.items():
+        vals = set(byfam.values())
+        if len(byfam) >= 2 and len(vals) == 1:
+            good[tkey] = vals.pop()
+        if len(byfam) >= 3:
+            for fk, d in byfam.items():
+                others = set(v for k, v in byfam.items() if k != fk)
+                if len(others) == 1:
+                    checked += 1
+                    agreed += others.pop() == d
+    out = {}
+    for fkey, sks in sorted(fam.items()):
+        have = set(sks)
+        for A in sks:
+            any_f = next(iter(slots[A].values()))
+            for tkey, d in sorted(good.items(), key=lambda kv: repr(kv[0])):
+                if tkey[0] != A[0] >> 9 or tkey[1] != A[1] or tkey[2] != fsig(any_f['fields']):
+                    continue
+                B = ((tkey[3] << 9) | fkey, tkey[4])
+                if B in have:
+                    continue
+                # the layout of B comes from any opcode that has it
+                tmpl = None
+                for sk2 in sorted(slots):
+                    if sk2[1] == tkey[4] and sk2[0] >> 9 == tkey[3]:
+                        t2 = next(iter(slots[sk2].values()))
+                        if fsig(t2['fields']) == tkey[5]:
+                            tmpl = t2
+                            break
+                if tmpl is None:
+                    continue
+                for m, fa in sorted(slots[A].items()):
+                    key = m + ' ' + tkey[4]
+                    if key in forms or key in out:
+                        continue
+                    f = dict(tmpl)
+                    base = ((fa['base'] & ~0xfff) ^ d) | B[0]
+                    f.update({'key': key, 'mnem': m, 'opc': B[0], 'base': base, 'count': 0, 'const': {},
+                              'hidden': 0, 'reuse': dict(tmpl['reuse']), 'align': {}, 'wide': {}})
+                    out[key] = f
+    return out, checked, agreed
+
+
 def learn(insts):
     """-> {arch: {'forms': {key: form}, 'failed': [...], 'insts': [...], 'nan': {(how, text): bits}}}"""
     out = {}
@@ -574,6 +652,10 @@ def learn(insts):
         print('%s: %d forms synthesized across operand variants; hold-out check %d/%d identical'
               % (arch, len(synth), agreed, checked))
         forms.update(synth)
+        moved, checked, agreed = transplant(forms)
+        print('%s: %d forms transplanted from other opcodes\' operand variants; hold-out check %d/%d identical'
+              % (arch, len(moved), agreed, checked))
+        forms.update(moved)
         out[arch] = {'forms': forms, 'failed': failed, 'insts': mine, 'nan': nan}
     return out
 

@@ -481,9 +481,12 @@ const sass_form *sass_match_form(const sass_isa *isa, const uint64_t w[2])
     }
     int score = ok ? c->nconst : -1;
     fit -= c->nfields; /* 0 when every value fits the widths the corpus showed */
-    /* order: values fit the corpus widths, constant operands agree, most fixed bits, most constant operands */
+    /* order: values fit the corpus widths, seen in the corpus, constant operands agree, most fixed bits, most
+     * constant operands */
     int better = !f || fit > best_fit;
-    if (!better && fit == best_fit) {
+    if (!better && fit == best_fit && (c->count > 0) != (f->count > 0))
+      better = c->count > 0; /* a form seen in the corpus before one composed by the learner */
+    else if (!better && fit == best_fit) {
       int okc = score >= 0, okb = best_const >= 0;
       better = okc > okb || (okc == okb && (c->fixbits > best_fix || (c->fixbits == best_fix && (score > best_const ||
                (score == best_const && c->count > f->count)))));
