@@ -89,7 +89,7 @@ static void load(const char *path)
       char *e = strchr(ln, ':');
       if (e[1] == '\n' && npend < 16) {
         *e = 0;
-        snprintf(pend[npend++], 96, "%s", ln);
+        snprintf(pend[npend++], 96, "%.95s", ln);
       }
       continue;
     }

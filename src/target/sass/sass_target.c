@@ -517,7 +517,7 @@ static int sass_reference_answer(const gasp_target *t, const gasp_task *task, ch
     uint64_t w[2];
     memcpy(w, text + off, 16);
     if (sass_disasm_word(isa, w, off, 1, label_name, ts, line, sizeof line) && !bad++)
-      snprintf(first_bad, sizeof first_bad, "at 0x%zx: %s", off, line);
+      snprintf(first_bad, sizeof first_bad, "at 0x%zx: %.500s", off, line);
   }
   gasp_str_puts(&o, "```sass\n");
   if (shared)
