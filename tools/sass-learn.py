@@ -284,7 +284,12 @@ def learn_group(group, prior, record, forbid=frozenset(), widen=True):
             if c:
                 return len(c)
         return 999
-    order.sort(key=lambda o: (-max([d for _, _, d in o[3]] or [0]), ncand(o)))
+    def known_elsewhere(o):
+        # placeholders whose position another operand variant of the opcode pinned down go first, so that an
+        # ambiguous neighbour cannot take their bits
+        fam = (group[0].word & 0x1ff, len(kinds), o[0])
+        return 0 if any(k[0] == 'fam' and k[1] == fam for k in prior) else 1
+    order.sort(key=lambda o: (-max([d for _, _, d in o[3]] or [0]), known_elsewhere(o), ncand(o)))
     for idx, kind, role, opts in order:
         chosen = None
         for how, vals, distinct in opts:
@@ -296,8 +301,12 @@ def learn_group(group, prior, record, forbid=frozenset(), widen=True):
             else:
                 # the value never varied: take the offset most often found for this kind of operand in the
                 # same place (first/middle/last operand, negated or not), else for the kind at all
+                # first choice: where the same operand sits in another operand variant of this opcode
+                # (ISETP with UR keeps ISETP-with-R's predicate positions), then the context's, then the kind's
                 ctx = ctx_of(group[0], idx)
-                best = max(c, key=lambda x: (prior.get((kind, role, ctx, x[1][0][1]), 0),
+                fam = (group[0].word & 0x1ff, len(kinds), idx)
+                best = max(c, key=lambda x: (prior.get(('fam', fam, x[1][0][1]), 0),
+                                             prior.get((kind, role, ctx, x[1][0][1]), 0),
                                              prior.get((kind, role, x[1][0][1]), 0), -x[1][0][1]))
                 chosen = (how, vals, best, False)
             break
@@ -319,7 +328,9 @@ def learn_group(group, prior, record, forbid=frozenset(), widen=True):
         f.need = max([(v >> f.shift).bit_length() if v >= 0 else 64 for v in known] or [0])
         f.signed = f.neg
         if record and f.unique:
-            for k in ((kind, role, f.segs[0][1]), (kind, role, ctx_of(group[0], idx), f.segs[0][1])):
+            fam = (group[0].word & 0x1ff, len(kinds), idx)
+            for k in ((kind, role, f.segs[0][1]), (kind, role, ctx_of(group[0], idx), f.segs[0][1]),
+                      ('fam', fam, f.segs[0][1])):
                 prior[k] = prior.get(k, 0) + 1
         for _, p, w in f.segs:
             taken.update(range(p, p + w))
