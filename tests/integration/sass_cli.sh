@@ -30,4 +30,9 @@ mask = (1 << 105) - 1
 assert len(a) == len(r)
 assert all(int.from_bytes(a[k:k + 16], 'little') & mask == int.from_bytes(r[k:k + 16], 'little') & mask for k in range(0, len(a), 16))
 PY
+# the prompt's example assembles without hazards on both architectures
+for t in sass-sm90 sass-sm89; do
+  "$GASP" prompt --target $t --task vector_add 2>/dev/null | awk '/^```sass/{f=1} f{print} /^```$/{if(f)exit}' >"$TMP/ex.md"
+  expect_rc 0 "$t prompt example checks clean" "$GASP" check --target $t "$TMP/ex.md"
+done
 finish

@@ -28,8 +28,7 @@ static void sass_facts(const gasp_target *t, const gasp_task *task, gasp_str *o)
                   "- Registers R0-R254 and RZ (reads 0), uniform registers UR0-UR62 and URZ, predicates P0-P6 and PT, "
                   "uniform predicates UP0-UP6 and UPT; 64-bit operands need an even register, 128-bit a multiple of 4.\n"
                   "- Kernel parameters are in constant bank 0 from c[0x0][0x%x], in order, naturally aligned (pointers "
-                  "8 bytes); blockDim.x is c[0x0][0x0]; the global memory descriptor is c[0x0][0x%x] (load it with "
-                  "`ULDC.64 UR4, c[0x0][0x%x] ;` and address memory as `desc[UR4][R2.64]`).\n"
+                  "8 bytes); blockDim.x is c[0x0][0x0]; %s.\n"
                   "- Optional control prefix per instruction: `[B------:R-:W-:Y:S04]` = wait mask on scoreboards "
                   "SB0-SB5, read scoreboard, write scoreboard, yield, stall cycles 0-15. Variable-latency results "
                   "(S2R, LDG, LDS, LDC, MUFU, SHFL, conversions) must set a write scoreboard that consumers wait on. "
@@ -37,7 +36,10 @@ static void sass_facts(const gasp_target *t, const gasp_task *task, gasp_str *o)
                   "- Labels are `name:` lines; branches name them as BRA `(name) ;. End every path with EXIT ;.\n"
                   "- The assembler knows %zu instruction forms learned from nvcc output; others are refused with the "
                   "nearest known form.\n",
-                  t->arch, sass_param_base(sm), sm == 90 ? 0x208 : 0x118, sm == 90 ? 0x208 : 0x118,
+                  t->arch, sass_param_base(sm),
+                  sm == 90 ? "global memory is addressed as `desc[UR4][R2.64]` with the descriptor loaded by "
+                             "`ULDC.64 UR4, c[0x0][0x208] ;`"
+                           : "global memory is addressed as `[R2.64]` (a 64-bit address in an even register pair)",
                   isa ? sass_isa_form_count(isa) : (size_t)0);
 }
 
@@ -50,15 +52,24 @@ static void sass_constraints(const gasp_target *t, const gasp_task *task, gasp_s
 static void sass_example(const gasp_target *t, const gasp_task *task, gasp_str *o)
 {
   (void)task;
-  gasp_str_printf(o, "```sass\n"
-                     "S2R R0, SR_TID.X ;\n"
-                     "LDC.64 R2, c[0x0][0x%x] ;\n"
-                     "ULDC.64 UR4, c[0x0][0x%x] ;\n"
-                     "IMAD.WIDE R2, R0, 0x4, R2 ;\n"
-                     "STG.E desc[UR4][R2.64], R0 ;\n"
-                     "EXIT ;\n"
-                     "```\n",
-                  sass_param_base(sm_of(t)), sm_of(t) == 90 ? 0x208 : 0x118);
+  /* checked by tests/integration/sass_cli.sh: assembles and has no hazards on both architectures */
+  if (sm_of(t) == 90)
+    gasp_str_puts(o, "```sass\n"
+                     "[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;\n"
+                     "[B------:R-:W1:-:S01] LDC.64 R2, c[0x0][0x210] ;\n"
+                     "[B------:R-:W-:-:S02] ULDC.64 UR4, c[0x0][0x208] ;\n"
+                     "[B01----:R-:W-:-:S05] IMAD.WIDE R2, R0, 0x4, R2 ;\n"
+                     "[B------:R-:W-:-:S01] STG.E desc[UR4][R2.64], R0 ;\n"
+                     "[B------:R-:W-:-:S05] EXIT ;\n"
+                     "```\n");
+  else
+    gasp_str_puts(o, "```sass\n"
+                     "[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;\n"
+                     "[B------:R-:W-:-:S02] MOV R3, 0x4 ;\n"
+                     "[B0-----:R-:W-:-:S05] IMAD.WIDE R2, R0, R3, c[0x0][0x160] ;\n"
+                     "[B------:R-:W-:-:S01] STG.E [R2.64], R0 ;\n"
+                     "[B------:R-:W-:-:S05] EXIT ;\n"
+                     "```\n");
 }
 
 /* Strips comments (nvdisasm's address and hex columns are block comments) and surrounding blanks in place. */
