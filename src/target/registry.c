@@ -8,9 +8,12 @@ extern const gasp_target gasp_target_ptx_sm90;
 extern const gasp_target gasp_target_ptx_sm89;
 extern const gasp_target gasp_target_r300;
 extern const gasp_target gasp_target_gfx900, gasp_target_gfx1030, gasp_target_gfx1100;
+extern const gasp_target gasp_target_sass_sm90;
+extern const gasp_target gasp_target_sass_sm89;
 
 static const gasp_target *const all[] = {&gasp_target_ptx_sm90, &gasp_target_ptx_sm89, &gasp_target_r300,
-                                         &gasp_target_gfx900, &gasp_target_gfx1030, &gasp_target_gfx1100, NULL};
+                                         &gasp_target_sass_sm90, &gasp_target_sass_sm89, &gasp_target_gfx900,
+                                         &gasp_target_gfx1030, &gasp_target_gfx1100, NULL};
 
 const gasp_target *const *gasp_targets(void) { return all; }
 

@@ -373,6 +373,8 @@ void gasp_task_free(gasp_task *t) {
 
 int gasp_task_fits(const gasp_task *task, const char *target_isa) {
   if (target_isa && !strcasecmp(target_isa, "AMDGCN")) return task->amd_reference != NULL;
+  /* SASS targets take the whole-kernel PTX tasks: their CUDA reference gives nvcc's SASS (snippets need a PTX scaffold) */
+  if (target_isa && !strcasecmp(target_isa, "SASS")) return !strcasecmp(task->isa, "ptx") && !task->snippet && task->cuda;
   return target_isa && !strcasecmp(task->isa, target_isa);
 }
 

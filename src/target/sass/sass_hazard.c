@@ -1,0 +1,187 @@
+/* Scoreboard hazards in SASS with control codes (issue 4). A variable-latency instruction (facts file: S2R, LDG,
+ * LDS, LDC, MUFU, SHFL, conversions, ...) names a write scoreboard; its destination registers may be read or
+ * written only after an instruction waits on that scoreboard (RAW, WAW). An instruction that names a read
+ * scoreboard (stores, loads with register addresses) still reads its source registers; overwriting one before
+ * waiting on it is WAR. Tracked within straight-line code: state is dropped at labels and after control flow,
+ * so a hazard across blocks is missed but none is invented. Fixed-latency stall counts are not checked (the
+ * latency table is not calibrated on the H200 yet). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sass_hazard.h"
+#include "sass_internal.h"
+
+static uint64_t field_value(const sass_field *fd, const uint64_t w[2])
+{
+  uint64_t u = 0;
+  for (int s = 0; s < fd->nseg; s++)
+    for (int b = 0; b < fd->seg[s].width; b++) {
+      int pos = fd->seg[s].pos + b;
+      u |= (w[pos >> 6] >> (pos & 63) & 1) << (fd->seg[s].vlo + b);
+    }
+  return u;
+}
+
+static int starts(const char *m, const char *p) { return !strncmp(m, p, strlen(p)) && (m[strlen(p)] == '.' || !m[strlen(p)]); }
+
+/* Instructions without a register result (their first register operand is a source). */
+static int no_dest(const char *m)
+{
+  static const char *const s[] = {"ST", "STG", "STS", "STL", "RED", "REDG", "REDS", "SUST", "SURED", "BAR", "BRA", "BRX",
+                                  "EXIT", "RET", "CALL", "BSSY", "BSYNC", "WARPSYNC", "NOP", "MEMBAR", "FENCE", "CCTL",
+                                  "ERRBAR", "DEPBAR", "STSM", "LDGDEPBAR", "ARRIVES", "SYNCS", "BPT", "NANOSLEEP", "YIELD",
+                                  "BREAK", "UCGABAR_ARV", "UCGABAR_WAIT", "CGAERRBAR", "ENDCOLLECTIVE", "JMP", "JMX", NULL};
+  for (int i = 0; s[i]; i++)
+    if (starts(m, s[i]))
+      return 1;
+  return 0;
+}
+
+static int ends_block(const char *m)
+{
+  static const char *const s[] = {"BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "CALL", "BSYNC", "BREAK", "WARPSYNC", "BSSY",
+                                  "KILL", NULL};
+  for (int i = 0; s[i]; i++)
+    if (starts(m, s[i]))
+      return 1;
+  return 0;
+}
+
+/* Registers an operand spans. Address registers: two when printed `R2.64`, else one; results and data of
+ * D* (double) instructions two; .128/.64 data operands four/two; IMAD.WIDE: the result and the addend two. */
+static int span(const sass_form *f, int idx, int is_dest, int last_r)
+{
+  const char *p = f->skel;
+  int k = -1, open = 0;
+  for (; *p; p++) {
+    if (*p == '[')
+      open++;
+    else if (*p == ']')
+      open--;
+    else if (*p == '%' && ++k == idx)
+      break;
+  }
+  if (*p == '%' && !strncmp(p + 1, ".64", 3))
+    return 2;
+  if (open > 0)
+    return 1;
+  if (strstr(f->mnem, ".WIDE"))
+    return is_dest || (idx == 3 && last_r == 3) ? 2 : 1;
+  if (f->mnem[0] == 'D' && strncmp(f->mnem, "DEPBAR", 6))
+    return 2;
+  if (strstr(f->mnem, ".128"))
+    return 4;
+  if (strstr(f->mnem, ".64"))
+    return 2;
+  return 1;
+}
+
+/* The result register: the first R operand when only predicates precede it (SHFL PT, R5 ...; IADD3 R8, P1 ...),
+ * except in compares and checks whose results are predicates. */
+static int dest_of(const sass_form *f)
+{
+  if (no_dest(f->mnem) || strstr(f->mnem, "SETP") || starts(f->mnem, "FCHK") || starts(f->mnem, "PLOP3") ||
+      starts(f->mnem, "R2UR") || starts(f->mnem, "REDUX") || starts(f->mnem, "VOTEU"))
+    return -1;
+  for (int i = 0; i < f->nops; i++) {
+    if (f->kinds[i] == SASS_K_R)
+      return i;
+    if (f->kinds[i] != SASS_K_P)
+      return -1;
+  }
+  return -1;
+}
+
+/* Producers whose result arrives after a variable delay: nvcc 13 gave every one in the corpus a write scoreboard
+ * (S2R 292/292, LDG 520/520, LD 86/86, LDL 51/51, SHFL 79/79, ATOMG 120/120). Without one, a read of the
+ * result is a hazard whatever the stall counts. */
+static int needs_scoreboard(const char *m)
+{
+  static const char *const s[] = {"S2R", "LDG", "LD", "LDL", "SHFL", "ATOMG", NULL};
+  for (int i = 0; s[i]; i++)
+    if (starts(m, s[i]))
+      return 1;
+  return 0;
+}
+
+size_t sass_check_hazards(const sass_isa *isa, const uint64_t (*words)[2], size_t n, const uint8_t *is_target,
+                          sass_hazard *out, size_t cap)
+{
+  /* pending[r]: bitmask of write scoreboards whose result lands in register r; reading[r]: read scoreboards
+   * still reading r */
+  static uint8_t pending[256], reading[256]; /* bit 6: a variable-latency result with no scoreboard */
+  static size_t producer[256][6], nosb_producer[256];
+  memset(pending, 0, sizeof pending);
+  memset(reading, 0, sizeof reading);
+  size_t nh = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t *w = words[i];
+    const sass_form *f = sass_match_form(isa, w);
+    if (is_target && is_target[i])
+      memset(pending, 0, sizeof pending), memset(reading, 0, sizeof reading);
+    unsigned wait = (unsigned)(w[1] >> (116 - 64) & 0x3f);
+    unsigned wb = (unsigned)(w[1] >> (110 - 64) & 7), rb = (unsigned)(w[1] >> (113 - 64) & 7);
+    /* the wait happens before the instruction issues */
+    for (int r = 0; r < 256; r++)
+      pending[r] &= (uint8_t)~wait, reading[r] &= (uint8_t)~wait; /* bit 6 has no wait */
+    if (!f)
+      continue;
+    if (!strncmp(f->mnem, "DEPBAR", 6))
+      memset(pending, 0, sizeof pending), memset(reading, 0, sizeof reading); /* conservative: never invents */
+    int dest_idx = dest_of(f), last_r = -1;
+    for (int k = 0; k < f->nops; k++)
+      if (f->kinds[k] == SASS_K_R)
+        last_r = k;
+    for (int k = 0; k < f->nfields; k++) {
+      const sass_field *fd = &f->fields[k];
+      if (fd->kind != SASS_K_R)
+        continue;
+      int r = (int)field_value(fd, w);
+      if (r == 255)
+        continue;
+      int is_dest = fd->idx == dest_idx;
+      int sp = span(f, fd->idx, is_dest, last_r);
+      for (int q = r; q < r + sp && q < 255; q++) {
+        if (pending[q] & 0x40) {
+          if (!is_dest && nh < cap)
+            out[nh++] = (sass_hazard){i, nosb_producer[q], SASS_HAZ_NOSB, q, -1};
+          pending[q] &= 0x3f;
+        }
+        if (pending[q] && nh < cap) {
+          int sb = __builtin_ctz(pending[q]);
+          out[nh++] = (sass_hazard){i, producer[q][sb], is_dest ? SASS_HAZ_WAW : SASS_HAZ_RAW, q, sb};
+          pending[q] = 0;
+        }
+        /* a writer that itself sets a write scoreboard queues behind the reader in nvcc's schedules
+         * (I2F.F64 reading R20, then F2I.F64 writing R20 without a wait): not flagged */
+        if (is_dest && reading[q] && wb == 7 && nh < cap) {
+          int sb = __builtin_ctz(reading[q]);
+          out[nh++] = (sass_hazard){i, producer[q][sb], SASS_HAZ_WAR, q, sb};
+          reading[q] = 0;
+        }
+      }
+    }
+    /* this instruction's own scoreboards start after its operands were checked */
+    for (int k = 0; k < f->nfields; k++) {
+      const sass_field *fd = &f->fields[k];
+      if (fd->kind != SASS_K_R)
+        continue;
+      int r = (int)field_value(fd, w);
+      if (r == 255)
+        continue;
+      int is_dest = fd->idx == dest_idx;
+      int sp = span(f, fd->idx, is_dest, last_r);
+      for (int q = r; q < r + sp && q < 255; q++) {
+        if (is_dest && wb < 6)
+          pending[q] |= (uint8_t)(1u << wb), producer[q][wb] = i;
+        else if (is_dest && needs_scoreboard(f->mnem))
+          pending[q] |= 0x40, nosb_producer[q] = i;
+        if (!is_dest && rb < 6)
+          reading[q] |= (uint8_t)(1u << rb), producer[q][rb] = i;
+      }
+    }
+    if (ends_block(f->mnem))
+      memset(pending, 0, sizeof pending), memset(reading, 0, sizeof reading);
+  }
+  return nh;
+}

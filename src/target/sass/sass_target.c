@@ -1,0 +1,584 @@
+/* The sass-sm90 and sass-sm89 targets: SASS text in nvdisasm syntax, assembled by our learned tables into a
+ * cubin we write ourselves. sm_89 is checked and assembled only (the H200 rejects sm_89 cubins, facts file). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/proc.h"
+#include "../target.h"
+#include "sass.h"
+#include "sass_cubin.h"
+#include "sass_hazard.h"
+#include "sass_internal.h"
+
+static int sm_of(const gasp_target *t) { return strstr(t->name, "89") ? 89 : 90; }
+
+static void sass_facts(const gasp_target *t, const gasp_task *task, gasp_str *o)
+{
+  (void)task;
+  int sm = sm_of(t);
+  char err[128];
+  const sass_isa *isa = sass_isa_get(sm, err, sizeof err);
+  gasp_str_printf(o,
+                  "- SASS for %s, written as nvdisasm prints it: `[@[!]Pn] OPCODE.MODIFIERS operands ;`, one instruction "
+                  "per line, 128 bits each.\n"
+                  "- Registers R0-R254 and RZ (reads 0), uniform registers UR0-UR62 and URZ, predicates P0-P6 and PT, "
+                  "uniform predicates UP0-UP6 and UPT; 64-bit operands need an even register, 128-bit a multiple of 4.\n"
+                  "- Kernel parameters are in constant bank 0 from c[0x0][0x%x], in order, naturally aligned (pointers "
+                  "8 bytes); blockDim.x is c[0x0][0x0]; %s.\n"
+                  "- Optional control prefix per instruction: `[B------:R-:W-:Y:S04]` = wait mask on scoreboards "
+                  "SB0-SB5, read scoreboard, write scoreboard, yield, stall cycles 0-15. Variable-latency results "
+                  "(S2R, LDG, LDS, LDC, MUFU, SHFL, conversions) must set a write scoreboard that consumers wait on. "
+                  "Without a prefix the assembler uses stall 15 and no scoreboards.\n"
+                  "- Labels are `name:` lines; branches name them as BRA `(name) ;. End every path with EXIT ;.\n"
+                  "- The assembler knows %zu instruction forms learned from nvcc output; others are refused with the "
+                  "nearest known form.\n",
+                  t->arch, sass_param_base(sm),
+                  sm == 90 ? "global memory is addressed as `desc[UR4][R2.64]` with the descriptor loaded by "
+                             "`ULDC.64 UR4, c[0x0][0x208] ;`"
+                           : "global memory is addressed as `[R2.64]` (a 64-bit address in an even register pair)",
+                  isa ? sass_isa_form_count(isa) : (size_t)0);
+}
+
+static void sass_constraints(const gasp_target *t, const gasp_task *task, gasp_str *o)
+{
+  (void)t, (void)task;
+  gasp_str_puts(o, "Answer with SASS only, inside one ```sass fence: no PTX, no directives other than labels.\n");
+}
+
+static void sass_example(const gasp_target *t, const gasp_task *task, gasp_str *o)
+{
+  (void)task;
+  /* checked by tests/integration/sass_cli.sh: assembles and has no hazards on both architectures */
+  if (sm_of(t) == 90)
+    gasp_str_puts(o, "```sass\n"
+                     "[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;\n"
+                     "[B------:R-:W1:-:S01] LDC.64 R2, c[0x0][0x210] ;\n"
+                     "[B------:R-:W-:-:S02] ULDC.64 UR4, c[0x0][0x208] ;\n"
+                     "[B01----:R-:W-:-:S05] IMAD.WIDE R2, R0, 0x4, R2 ;\n"
+                     "[B------:R-:W-:-:S01] STG.E desc[UR4][R2.64], R0 ;\n"
+                     "[B------:R-:W-:-:S05] EXIT ;\n"
+                     "```\n");
+  else
+    gasp_str_puts(o, "```sass\n"
+                     "[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;\n"
+                     "[B------:R-:W-:-:S02] MOV R3, 0x4 ;\n"
+                     "[B0-----:R-:W-:-:S05] IMAD.WIDE R2, R0, R3, c[0x0][0x160] ;\n"
+                     "[B------:R-:W-:-:S01] STG.E [R2.64], R0 ;\n"
+                     "[B------:R-:W-:-:S05] EXIT ;\n"
+                     "```\n");
+}
+
+/* Strips comments (nvdisasm's address and hex columns are block comments) and surrounding blanks in place. */
+static char *clean_line(char *l)
+{
+  for (char *c; (c = strstr(l, "/*"));) {
+    char *e = strstr(c + 2, "*/");
+    if (!e) {
+      *c = 0;
+      break;
+    }
+    memmove(c, e + 2, strlen(e + 2) + 1);
+  }
+  char *c = strstr(l, "//");
+  if (c)
+    *c = 0;
+  while (isspace((unsigned char)*l))
+    l++;
+  size_t n = strlen(l);
+  while (n && isspace((unsigned char)l[n - 1]))
+    l[--n] = 0;
+  return l;
+}
+
+static int is_label(const char *l) { return *l && l[strlen(l) - 1] == ':' && !strchr(l, ' '); }
+
+static int sass_looks_like_code(const char *s, size_t n)
+{
+  char l[512];
+  size_t m = n < sizeof l - 1 ? n : sizeof l - 1;
+  memcpy(l, s, m);
+  l[m] = 0;
+  char *c = clean_line(l);
+  if (is_label(c))
+    return 1;
+  if (*c == '[')
+    c = strchr(c, ']') ? strchr(c, ']') + 1 : c;
+  while (*c == ' ')
+    c++;
+  if (*c == '@')
+    c = strchr(c, ' ') ? strchr(c, ' ') + 1 : c;
+  size_t k = 0;
+  while (isupper((unsigned char)c[k]) || isdigit((unsigned char)c[k]) || c[k] == '.' || c[k] == '_')
+    k++;
+  return k >= 2 && isupper((unsigned char)c[0]) && strchr(c, ';') != NULL;
+}
+
+static int sass_prepare(const gasp_target *t, const gasp_task *task, const char *code, int first, gasp_source *out,
+                        gasp_diags *d)
+{
+  (void)t, (void)task, (void)d;
+  out->text = gasp_strdup(code);
+  out->map_first = 1;
+  out->map_count = 1 << 30;
+  out->map_orig_first = first;
+  return 0;
+}
+
+typedef struct {
+  char **names;
+  uint64_t *addr;
+  size_t n;
+} label_set;
+
+static int find_label(void *ctx, const char *name, size_t len, uint64_t *addr)
+{
+  label_set *ls = ctx;
+  for (size_t i = 0; i < ls->n; i++)
+    if (strlen(ls->names[i]) == len && !memcmp(ls->names[i], name, len)) {
+      *addr = ls->addr[i];
+      return 1;
+    }
+  return 0;
+}
+
+static gasp_class class_of(const char *msg)
+{
+  if (strstr(msg, "out of range") || strstr(msg, "multiple of") || strstr(msg, "over 15") || strstr(msg, "scoreboard") ||
+      strstr(msg, "does not fit"))
+    return GASP_CLASS_RANGE;
+  if (strstr(msg, "no sm_") || strstr(msg, "unknown label") || strstr(msg, "takes a"))
+    return GASP_CLASS_SEMANTIC;
+  return GASP_CLASS_SYNTAX;
+}
+
+static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_source *src, gasp_binary *bin,
+                      gasp_diags *d)
+{
+  int sm = sm_of(t);
+  char err[512];
+  const sass_isa *isa = sass_isa_get(sm, err, sizeof err);
+  if (!isa) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "%s", err);
+    return -1;
+  }
+  /* pass 1: labels get the address of the next instruction */
+  char *text = gasp_strdup(src->text);
+  size_t nlines = 1;
+  for (char *p = text; *p; p++)
+    nlines += *p == '\n';
+  char **lines = calloc(nlines, sizeof *lines);
+  label_set ls = {calloc(nlines, sizeof(char *)), calloc(nlines, sizeof(uint64_t)), 0};
+  uint8_t *code = malloc(16 * nlines);
+  int *line_of = calloc(nlines, sizeof *line_of);
+  int errors = 0;
+  if (!lines || !ls.names || !ls.addr || !code || !line_of) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory");
+    errors = 1;
+    goto done;
+  }
+  size_t n = 0, ninst = 0;
+  for (char *p = text, *e; p; p = e) {
+    e = strchr(p, '\n');
+    if (e)
+      *e++ = 0;
+    lines[n++] = p;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *l = clean_line(lines[i]);
+    lines[i] = l;
+    if (!*l || (*l == '.' && !is_label(l)))
+      continue; /* blank, or an nvdisasm directive (.section, .global, .size, ...) */
+    if (is_label(l)) {
+      l[strlen(l) - 1] = 0;
+      ls.names[ls.n] = l;
+      ls.addr[ls.n++] = 16 * ninst;
+      lines[i] = "";
+      continue;
+    }
+    ninst++;
+  }
+  /* pass 2: assemble */
+  ninst = 0;
+  int nbar = 0;
+  uint32_t shared = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *l = lines[i];
+    unsigned long sh;
+    if (sscanf(l, ".shared %lu", &sh) == 1) {
+      shared = sh > (227u << 10) ? (227u << 10) + 1 : (uint32_t)sh; /* sm_90: 227 KB per block (facts file) */
+      if (sh > (227u << 10))
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, gasp_source_map_line(src, (int)i + 1), 1,
+                       "%lu bytes of static shared memory; a block has at most 227 KB", sh), errors++;
+      continue;
+    }
+    if (!*l || *l == '.')
+      continue;
+    uint64_t w[2];
+    int col = 0;
+    sass_asm_opts o = {find_label, &ls, 0};
+    int line = gasp_source_map_line(src, (int)i + 1);
+    if (sass_asm_line(isa, l, 16 * ninst, &o, w, err, sizeof err, &col)) {
+      gasp_diags_add(d, GASP_SEV_ERROR, class_of(err), line, col ? col + (int)(l - lines[i]) : 0, "%s", err);
+      errors++;
+      continue;
+    }
+    /* named barriers in use: the highest BAR id + 1 (nvcc writes 5 for a kernel using barriers 0-4) */
+    const char *bar = strstr(l, "BAR.");
+    if (bar && (bar == l || bar[-1] == ' ' || bar[-1] == ']')) {
+      const char *num = strstr(bar, " 0x");
+      unsigned long id = num ? strtoul(num + 1, NULL, 16) : 0;
+      if (id < 16 && (int)id + 1 > nbar)
+        nbar = (int)id + 1;
+    }
+    memcpy(code + 16 * ninst, w, 16);
+    line_of[ninst++] = line;
+  }
+  /* scoreboard hazards, only where the answer wrote control codes (without them the assembler's stall 15 and
+   * no scoreboards are checked by the variable-latency rule below as well) */
+  if (!errors && ninst) {
+    uint8_t *tg = calloc(ninst, 1);
+    for (size_t k = 0; k < ls.n && tg; k++)
+      if (ls.addr[k] / 16 < ninst)
+        tg[ls.addr[k] / 16] = 1;
+    sass_hazard hz[64];
+    size_t nh = tg ? sass_check_hazards(isa, (const uint64_t(*)[2])code, ninst, tg, hz, 64) : 0;
+    static const char *const kind[] = {"read-after-write", "write-after-write", "write-after-read", "read-after-write"};
+    for (size_t k = 0; k < nh; k++) {
+      const sass_hazard *h = &hz[k];
+      if (h->kind == SASS_HAZ_NOSB)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
+                       "%s hazard on R%d: its producer at line %d has variable latency and sets no write scoreboard "
+                       "(give it W<n> and wait with B<n> here)", kind[h->kind], h->reg, line_of[h->producer]);
+      else
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
+                       "%s hazard on R%d: scoreboard SB%d of line %d is not waited on before this instruction "
+                       "(add %d to its B mask)", kind[h->kind], h->reg, h->sb, line_of[h->producer], h->sb);
+    }
+    errors += (int)nh;
+    free(tg);
+  }
+  if (!errors && !ninst) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_EXTRACT, 0, 0, "no SASS instructions");
+    errors++;
+  }
+  int regs = errors ? -1 : sass_regcount(isa, code, 16 * ninst);
+  if (!errors && task && task->max_regs > 0 && regs > task->max_regs) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, 0, 0, "%d registers per thread; the task allows %d", regs,
+                   task->max_regs);
+    errors++;
+  }
+  if (!errors && bin) {
+    uint32_t psize[GASP_MAX_PARAMS];
+    int np = task ? task->nparams : 0;
+    for (int i = 0; i < np; i++)
+      psize[i] = task->params[i].role == GASP_ROLE_SCALAR ? (uint32_t)gasp_dtype_size(task->params[i].type) : 8;
+    const char *kname = task && task->kernel[0] ? task->kernel : task && task->id[0] ? task->id : "kernel";
+    sass_cubin_spec spec = {sm, kname, code, 16 * ninst, psize, np, regs < 1 ? 1 : regs, shared, nbar};
+    uint8_t *out;
+    size_t len;
+    if (sass_cubin_write(&spec, &out, &len, err, sizeof err)) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "%s", err);
+      errors++;
+    } else {
+      bin->data = out;
+      bin->len = len;
+      snprintf(bin->kernel, sizeof bin->kernel, "%s", kname);
+      bin->regs = spec.regs;
+      bin->shared_static = (int)shared;
+    }
+  } else if (bin) {
+    bin->regs = regs;
+  }
+done:
+  free(lines);
+  free(ls.names);
+  free(ls.addr);
+  free(code);
+  free(line_of);
+  free(text);
+  return errors ? -1 : 0;
+}
+
+/* --rewrite (the article's hazard rewriter): control codes are made safe. Each flagged read or write waits on
+ * the scoreboard it needs (its B mask gains the bit); a variable-latency result without a scoreboard gets one
+ * (W<n>, round robin over SB0-SB5) and its readers wait on it. Lines keep their numbers; comments on rewritten
+ * lines are dropped. Returns the number of instructions changed. */
+static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d)
+{
+  (void)task;
+  char err[512];
+  const sass_isa *isa = sass_isa_get(sm_of(t), err, sizeof err);
+  if (!isa)
+    return 0;
+  char *text = gasp_strdup(src->text);
+  size_t nlines = 1;
+  for (char *p = text; *p; p++)
+    nlines += *p == '\n';
+  char **lines = calloc(nlines, sizeof *lines);
+  char **clean = calloc(nlines, sizeof *clean), **owned = calloc(nlines, sizeof *owned);
+  label_set ls = {calloc(nlines, sizeof(char *)), calloc(nlines, sizeof(uint64_t)), 0};
+  uint64_t(*w)[2] = calloc(nlines, sizeof *w);
+  size_t *line_at = calloc(nlines, sizeof *line_at);
+  int *changed = calloc(nlines, sizeof *changed);
+  int nchanged = 0;
+  size_t n = 0, ninst = 0;
+  if (!lines || !clean || !owned || !ls.names || !ls.addr || !w || !line_at || !changed)
+    goto done;
+  for (char *p = text, *e; p; p = e) {
+    e = strchr(p, '\n');
+    if (e)
+      *e++ = 0;
+    lines[n++] = p;
+  }
+  for (size_t i = 0; i < n; i++) {
+    owned[i] = gasp_strdup(lines[i]);
+    clean[i] = clean_line(owned[i]); /* points into owned[i], maybe past its start */
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *l = clean[i];
+    if (!*l || (*l == '.' && !is_label(l)))
+      continue;
+    if (is_label(l)) {
+      ls.names[ls.n] = gasp_strdup(l);
+      ls.names[ls.n][strlen(l) - 1] = 0;
+      ls.addr[ls.n++] = 16 * ninst;
+      continue;
+    }
+    ninst++;
+  }
+  ninst = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *l = clean[i];
+    if (!*l || *l == '.' || is_label(l))
+      continue;
+    int col;
+    sass_asm_opts o = {find_label, &ls, 0};
+    if (sass_asm_line(isa, l, 16 * ninst, &o, w[ninst], err, sizeof err, &col))
+      goto done; /* the check reports it; nothing to rewrite safely */
+    line_at[ninst++] = i;
+  }
+  uint8_t *tg = calloc(ninst + 1, 1);
+  for (size_t k = 0; k < ls.n && tg; k++)
+    if (ls.addr[k] / 16 < ninst)
+      tg[ls.addr[k] / 16] = 1;
+  int next_sb = 0;
+  for (int round = 0; round < 64 && tg; round++) {
+    sass_hazard hz[256];
+    size_t nh = sass_check_hazards(isa, (const uint64_t(*)[2])w, ninst, tg, hz, 256);
+    if (!nh)
+      break;
+    for (size_t k = 0; k < nh; k++) {
+      size_t at = hz[k].at, pr = hz[k].producer;
+      int sb = hz[k].sb;
+      if (hz[k].kind == SASS_HAZ_NOSB) {
+        sb = next_sb++ % 6;
+        w[pr][1] = (w[pr][1] & ~(7ull << 46)) | (uint64_t)sb << 46;
+        changed[pr] = 1;
+      }
+      w[at][1] |= 1ull << (52 + sb);
+      changed[at] = 1;
+    }
+  }
+  free(tg);
+  gasp_str out;
+  gasp_str_init(&out);
+  for (size_t i = 0, k = 0; i < n; i++) {
+    if (k < ninst && line_at[k] == i) {
+      if (changed[k]) {
+        char dis[600];
+        /* reprint the word itself: prefix and instruction as our disassembler writes them */
+        if (!sass_disasm_word(isa, w[k], 16 * k, 1, NULL, NULL, dis, sizeof dis) && !strstr(dis, "`(")) {
+          gasp_str_printf(&out, "%s", dis);
+        } else {
+          /* branches: keep the label text, put the new control prefix in front */
+          const char *l = clean[i];
+          if (*l == '[' && strchr(l, ']'))
+            l = strchr(l, ']') + 1;
+          while (*l == ' ')
+            l++;
+          unsigned wt = (unsigned)(w[k][1] >> 52 & 0x3f), rb = (unsigned)(w[k][1] >> 49 & 7), wb = (unsigned)(w[k][1] >> 46 & 7);
+          char b[7];
+          for (int q = 0; q < 6; q++)
+            b[q] = wt >> q & 1 ? (char)('0' + q) : '-';
+          b[6] = 0;
+          gasp_str_printf(&out, "[B%s:R%c:W%c:%s:S%02u] %s", b, rb == 7 ? '-' : (char)('0' + rb), wb == 7 ? '-' : (char)('0' + wb),
+                          w[k][1] >> 45 & 1 ? "-" : "Y", (unsigned)(w[k][1] >> 41 & 15), l);
+        }
+        gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_HAZARD, gasp_source_map_line(src, (int)i + 1), 1,
+                       "control codes rewritten to remove a scoreboard hazard");
+        nchanged++;
+      } else {
+        gasp_str_puts(&out, lines[i]);
+      }
+      k++;
+    } else {
+      gasp_str_puts(&out, lines[i]);
+    }
+    if (i + 1 < n)
+      gasp_str_puts(&out, "\n");
+  }
+  if (nchanged) {
+    free(src->text);
+    src->text = gasp_str_take(&out);
+  } else {
+    gasp_str_free(&out);
+  }
+done:
+  for (size_t i = 0; owned && i < n; i++)
+    free(owned[i]);
+  for (size_t i = 0; i < ls.n; i++)
+    free(ls.names[i]);
+  free(lines), free(clean), free(owned), free(ls.names), free(ls.addr), free(w), free(line_at), free(changed), free(text);
+  return nchanged;
+}
+
+/* nvcc's cubin of the task's CUDA reference for this target's arch, cached like the PTX target's. */
+static int nvcc_cubin(const gasp_target *t, const gasp_task *task, char **data, size_t *len, gasp_diags *d)
+{
+  if (!task->cuda) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "task '%s' has no CUDA reference", task->id);
+    return -1;
+  }
+  char arch_flag[32], cache[1024], path[1400];
+  snprintf(arch_flag, sizeof arch_flag, "-arch=sm_%d", sm_of(t));
+  uint64_t h = gasp_fnv1a(task->cuda, strlen(task->cuda), GASP_FNV_SEED);
+  h = gasp_fnv1a(arch_flag, strlen(arch_flag), h);
+  h = gasp_fnv1a("nvcc-13-O3-sass-v1", 18, h);
+  path[0] = 0;
+  if (gasp_cache_dir(cache, sizeof cache) == 0) {
+    snprintf(path, sizeof path, "%s/%s-%016" PRIx64 ".sass.cubin", cache, task->id, h);
+    if (gasp_read_file(path, 64u << 20, data, len) == 0)
+      return 0;
+  }
+  char nvcc[1024], dir[512], in[600], out[600];
+  if (gasp_find_cuda_tool("nvcc", "GASP_NVCC", nvcc, sizeof nvcc)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc not found (set GASP_NVCC)");
+    return -1;
+  }
+  if (gasp_tmpdir(dir, sizeof dir))
+    return -1;
+  snprintf(in, sizeof in, "%s/ref.cu", dir);
+  snprintf(out, sizeof out, "%s/ref.cubin", dir);
+  gasp_write_file(in, task->cuda, strlen(task->cuda));
+  char *argv[] = {nvcc, "-cubin", arch_flag, "-O3", "-o", out, in, NULL};
+  gasp_proc_result r;
+  int rc = gasp_proc_run(argv, 120000, 1 << 20, &r);
+  int ok = rc == 0 && r.exited && r.exit_code == 0 && gasp_read_file(out, 64u << 20, data, len) == 0;
+  if (!ok)
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc failed on the reference of task '%s': %.500s",
+                   task->id, r.err ? r.err : "could not run");
+  else if (path[0]) {
+    char tmp[1500];
+    snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
+    if (gasp_write_file(tmp, *data, *len) == 0)
+      rename(tmp, path);
+  }
+  gasp_proc_result_free(&r);
+  gasp_rmtree_flat(dir);
+  return ok ? 0 : -1;
+}
+
+typedef struct {
+  uint64_t t[8192];
+  int n;
+} target_set;
+
+static const char *label_name(void *ctx, uint64_t addr)
+{
+  target_set *ts = ctx;
+  static char name[32];
+  int seen = 0;
+  for (int i = 0; i < ts->n && !seen; i++)
+    seen = ts->t[i] == addr;
+  if (!seen && ts->n < 8192)
+    ts->t[ts->n++] = addr;
+  snprintf(name, sizeof name, ".L_%" PRIx64, addr);
+  return name;
+}
+
+/* The reference answer: nvcc's SASS for the task, printed by our disassembler with control prefixes and labels,
+ * so that assembling it back with our tables gives nvcc's code (issue 4). */
+static int sass_reference_answer(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d)
+{
+  char *cub, err[256];
+  size_t n;
+  if (nvcc_cubin(t, task, &cub, &n, d))
+    return -1;
+  const uint8_t *text;
+  size_t len;
+  uint32_t shared;
+  const char *kname = task->kernel[0] ? task->kernel : task->id;
+  const sass_isa *isa = sass_isa_get(sm_of(t), err, sizeof err);
+  if (!isa || sass_cubin_text((const uint8_t *)cub, n, kname, &text, &len, &shared, err, sizeof err)) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "reference of '%s': %s", task->id, err);
+    free(cub);
+    return -1;
+  }
+  target_set *ts = calloc(1, sizeof *ts);
+  gasp_str o;
+  gasp_str_init(&o);
+  char line[600];
+  int bad = 0;
+  char first_bad[600] = "";
+  for (size_t off = 0; off < len && ts; off += 16) {
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    if (sass_disasm_word(isa, w, off, 1, label_name, ts, line, sizeof line) && !bad++)
+      snprintf(first_bad, sizeof first_bad, "at 0x%zx: %.500s", off, line);
+  }
+  gasp_str_puts(&o, "```sass\n");
+  if (shared)
+    gasp_str_printf(&o, ".shared %u\n", shared);
+  for (size_t off = 0; off < len && ts && !bad; off += 16) {
+    for (int i = 0; i < ts->n; i++)
+      if (ts->t[i] == off)
+        gasp_str_printf(&o, ".L_%zx:\n", off);
+    uint64_t w[2];
+    memcpy(w, text + off, 16);
+    sass_disasm_word(isa, w, off, 1, label_name, ts, line, sizeof line);
+    gasp_str_printf(&o, "%s\n", line);
+  }
+  gasp_str_puts(&o, "```\n");
+  free(ts);
+  free(cub);
+  if (bad) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "reference of '%s': nvcc used %d instruction(s) our "
+                   "sm_%d tables do not know, first %s", task->id, bad, sm_of(t), first_bad);
+    gasp_str_free(&o);
+    return -1;
+  }
+  *answer = gasp_str_take(&o);
+  return 0;
+}
+
+/* The speed baseline: nvcc's own cubin of the reference. */
+static int sass_baseline(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d)
+{
+  memset(bin, 0, sizeof *bin);
+  char *data;
+  if (nvcc_cubin(t, task, &data, &bin->len, d))
+    return -1;
+  bin->data = data;
+  bin->regs = bin->shared_static = -1;
+  snprintf(bin->kernel, sizeof bin->kernel, "%s", task->kernel[0] ? task->kernel : task->id);
+  return 0;
+}
+
+const gasp_target gasp_target_sass_sm90 = {
+    .name = "sass-sm90", .isa = "SASS", .arch = "sm_90", .gpu = "NVIDIA H200 (Hopper, sm_90)", .exec = GASP_EXEC_CUDA,
+    .cc = 90, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
+    .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .reference_answer = sass_reference_answer, .baseline = sass_baseline, .rewrite = sass_rewrite,
+};
+
+/* sm_89 binaries do not load on our H200 (CUDA error 209): checked and assembled only. */
+const gasp_target gasp_target_sass_sm89 = {
+    .name = "sass-sm89", .isa = "SASS", .arch = "sm_89", .gpu = "NVIDIA RTX 4090 (Ada, sm_89)", .exec = GASP_EXEC_NONE,
+    .cc = 89, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
+    .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .reference_answer = sass_reference_answer, .rewrite = sass_rewrite,
+};
