@@ -120,6 +120,14 @@ static out2 r_dpp(in4 a, unsigned lane, unsigned ws, const in4 *all, unsigned ge
 }
 R1(r_vopd, O(U(F(x) * F(y)), U(F(y) + F(z))))
 R1(r_cndmask_e64, O(F(x) >= F(y) ? z : w, 0))
+/* VOP3 cndmask with |src0| and -src1: sign-bit operations on the selected source (v5); v6 selects from the
+ * same sources with the modifiers swapped */
+R1(r_cndmask_mods, O(F(x) >= F(y) ? (z ^ 0x80000000u) : (w & 0x7fffffffu), F(x) >= F(y) ? (z & 0x7fffffffu) : (w ^ 0x80000000u)))
+/* GFX11 v_maxmin_f32 = min(max(S0, S1), S2), v_minmax_f32 = max(min(S0, S1), S2), each step IEEE minNum/maxNum */
+R1(r_maxmin_f32, O(mn(mn(x, y, 1), z, 0), mn(mn(x, y, 0), z, 1)))
+static uint32_t smx(uint32_t a, uint32_t b, int max) { return (max ? (int32_t)a > (int32_t)b : (int32_t)a < (int32_t)b) ? a : b; }
+static uint32_t umx(uint32_t a, uint32_t b, int max) { return (max ? a > b : a < b) ? a : b; }
+R1(r_maxmin_i32, O(smx(smx(x, y, 1), z, 0), umx(umx(x, y, 0), z, 1)))
 R1(r_xor_not, O(~(x ^ y), ~x))
 R1(r_div, O(U(F(x) / F(y)), 0))
 R1(r_flat, O(y, w))
@@ -191,6 +199,12 @@ static const op_case cases[] = {
     {"v_cmp_class_f32", POOL_F, ALL, "s_movk_i32 s10, 0x260\nv_cmp_class_f32_e64 $SM, v1, s10\n"
      "v_cndmask_b32_e64 v5, 0, 1, $SM", NULL, r_class, -1, 0},
     {"v_cndmask e64", POOL_F, ALL, "v_cmp_ge_f32_e64 $SM, v1, v2\nv_cndmask_b32_e64 v5, v4, v3, $SM", NULL, r_cndmask_e64, -1, 0},
+    {"v_cndmask e64 |abs| -neg", POOL_F, ALL, "v_cmp_ge_f32_e64 $SM, v1, v2\nv_cndmask_b32_e64 v5, |v4|, -v3, $SM\n"
+     "v_cndmask_b32_e64 v6, -v4, |v3|, $SM", NULL, r_cndmask_mods, -1, 1},
+    {"v_maxmin/minmax_f32", POOL_F, 4, "v_maxmin_f32 v5, v1, v2, v3\nv_minmax_f32 v6, v1, v2, v3", NULL, r_maxmin_f32, -1, 1},
+    {"v_maxmin_i32/minmax_u32", POOL_I, 4, "v_maxmin_i32 v5, v1, v2, v3\nv_minmax_u32 v6, v1, v2, v3", NULL, r_maxmin_i32, -1, 1},
+    /* the acquire clang emits after s_barrier on GFX10/11: a no-op for coherent memory, result untouched */
+    {"buffer_gl0_inv/gl1_inv", POOL_F, G10, "buffer_gl0_inv\nbuffer_gl1_inv\nv_add_f32 v5, v1, v2", NULL, r_add_f32, -1, 0},
     {"v_add_co/addc", POOL_I, ALL, "v_mov_b32 v7, 0\nv_add_co_u32_e32 v5, vcc, v1, v2\nv_addc_co_u32_e32 v6, vcc, 0, v7, vcc",
      "v_mov_b32 v7, 0\nv_add_co_u32 v5, vcc_lo, v1, v2\nv_add_co_ci_u32_e32 v6, vcc_lo, 0, v7, vcc_lo", r_add_co, -1, 1},
     {"v_sub_co", POOL_I, ALL, "v_sub_co_u32_e64 v5, s[10:11], v1, v2\nv_cndmask_b32_e64 v6, 0, 1, s[10:11]",

@@ -270,6 +270,7 @@ static int float_result(unsigned op) {
     case EMU_OP_V_MADMK_F32: case EMU_OP_V_MADAK_F32: case EMU_OP_V_MAD_F32: case EMU_OP_V_MAD_LEGACY_F32:
     case EMU_OP_V_FMAC_F32: case EMU_OP_V_FMAMK_F32: case EMU_OP_V_FMAAK_F32: case EMU_OP_V_FMA_F32:
     case EMU_OP_V_LDEXP_F32: case EMU_OP_V_MIN3_F32: case EMU_OP_V_MAX3_F32: case EMU_OP_V_MED3_F32:
+    case EMU_OP_V_MAXMIN_F32: case EMU_OP_V_MINMAX_F32:
     case EMU_OP_V_DIV_FMAS_F32: case EMU_OP_V_DIV_FIXUP_F32: case EMU_OP_V_RCP_F32: case EMU_OP_V_RCP_IFLAG_F32:
     case EMU_OP_V_RSQ_F32: case EMU_OP_V_SQRT_F32: case EMU_OP_V_EXP_F32: case EMU_OP_V_LOG_F32:
     case EMU_OP_V_FLOOR_F32: case EMU_OP_V_CEIL_F32: case EMU_OP_V_TRUNC_F32: case EMU_OP_V_RNDNE_F32:
@@ -409,6 +410,14 @@ int emu_valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     case EMU_OP_V_MIN3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 0), c[l], 0))); break;
     case EMU_OP_V_MAX3_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 1), c[l], 1))); break;
     case EMU_OP_V_MED3_F32: F3; LANES d[l] = fres(st, in, uf(fmed3(a[l], b[l], c[l]))); break;
+    /* GFX11 v_maxmin/v_minmax: the two-step clamp clang emits for fminf(fmaxf(x, lo), hi) (ISA: D = min(max(S0,
+     * S1), S2) and D = max(min(S0, S1), S2), each step with the v_max/v_min NaN rules) */
+    case EMU_OP_V_MAXMIN_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 1), c[l], 0))); break;
+    case EMU_OP_V_MINMAX_F32: F3; LANES d[l] = fres(st, in, uf(fmin_hw(fmin_hw(a[l], b[l], 0), c[l], 1))); break;
+    case EMU_OP_V_MAXMIN_I32: I3; LANES d[l] = (uint32_t)imin(imax((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]); break;
+    case EMU_OP_V_MINMAX_I32: I3; LANES d[l] = (uint32_t)imax(imin((int32_t)a[l], (int32_t)b[l]), (int32_t)c[l]); break;
+    case EMU_OP_V_MAXMIN_U32: I3; LANES d[l] = umin(umax(a[l], b[l]), c[l]); break;
+    case EMU_OP_V_MINMAX_U32: I3; LANES d[l] = umax(umin(a[l], b[l]), c[l]); break;
     case EMU_OP_V_DIV_SCALE_F32: {
       F3;
       uint64_t vcc = 0;
@@ -519,8 +528,16 @@ int emu_valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
     }
     case EMU_OP_V_CNDMASK_B32: {
       I2;
+      /* the VOP3 form takes abs/neg on its two sources as sign-bit operations (clang selects |x| this way for
+       * fabsf); a move, so no denormal handling */
       uint64_t sel = rd_mask(st, w, in, in->src[2]);
-      LANES d[l] = (sel >> l & 1) ? b[l] : a[l];
+      LANES {
+        unsigned s = (unsigned)(sel >> l & 1);
+        uint32_t x = s ? b[l] : a[l];
+        if (in->abs >> s & 1) x &= 0x7fffffffu;
+        if (in->neg >> s & 1) x ^= 0x80000000u;
+        d[l] = x;
+      }
       break;
     }
     case EMU_OP_V_ADD_CO_U32: case EMU_OP_V_SUB_CO_U32: case EMU_OP_V_SUBREV_CO_U32:

@@ -346,6 +346,21 @@ static void decode_one(emu_prog *p, const uint32_t *w, uint64_t avail, emu_insn 
         in->bad = GASP_CLASS_ERROR;
         snprintf(why, EMU_WHY_CAP, "out of memory");
       }
+    } else if (g != EMU_GFX9 && top6 == 0x38) {
+      /* MUBUF: only the cache invalidates clang emits after s_barrier on GFX10/11 (buffer_gl0_inv,
+       * buffer_gl1_inv: the workgroup-scope acquire). Our memory is coherent, so they change nothing. Opcode
+       * field gfx10 [24:18], gfx11 [25:18]; numbers from llvm-mc 19 -show-encoding (gfx1030 0x71/0x72, gfx1100
+       * 0x2b/0x2c). Buffer loads and stores are not emulated. */
+      unsigned op = g == EMU_GFX11 ? (d >> 18) & 0xff : (d >> 18) & 0x7f;
+      int gl0 = op == (g == EMU_GFX11 ? 0x2bu : 0x71u), gl1 = op == (g == EMU_GFX11 ? 0x2cu : 0x72u);
+      in->fmt = EMU_FMT_SOPP;
+      in->op = EMU_OP_S_ICACHE_INV; /* executed as a no-op */
+      in->name = gl0 ? "buffer_gl0_inv" : gl1 ? "buffer_gl1_inv" : "buffer (MUBUF)";
+      if (!gl0 && !gl1) {
+        in->bad = GASP_CLASS_UNSUPPORTED;
+        snprintf(why, EMU_WHY_CAP, "MUBUF opcode 0x%x: buffer instructions are not emulated", op);
+      }
+      extra = 1;
     } else {
       in->bad = GASP_CLASS_ILLEGAL_INSTRUCTION;
       snprintf(why, EMU_WHY_CAP, "encoding 0x%08x is not decoded by the emulator (format %u)", d, top6);
