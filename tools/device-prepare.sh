@@ -10,4 +10,7 @@ cp -L /usr/lib/x86_64-linux-gnu/libyaml-0.so.2 /usr/lib/x86_64-linux-gnu/libjans
 # gasp links Open MPI when CMake found it (bench --mpi) and the GPU machine has none: carry its libraries.
 # MPI_Init runs only with --mpi, so Open MPI's plugins are not needed there.
 ldd build/gasp | awk '/libmpi|libopen-(rte|pal)|libhwloc|libevent/ {print $3}' | xargs -r cp -L -t build/devlibs/
+# the CPU build of llama.cpp gasp links (tools/device-llama.sh swaps in a CUDA build of the same source)
+ldd build/gasp | awk '/libllama|libggml/ {print $3}' | xargs -r cp -L -t build/devlibs/
+cp -L .deps/llama/build/bin/libggml-cpu.so* build/devlibs/ 2>/dev/null || true
 du -sh build
