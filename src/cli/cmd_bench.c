@@ -393,6 +393,10 @@ int cmd_bench(int argc, char **argv) {
   }
   const gasp_target *t = cli_target("bench", target);
   if (!t) return GASP_EXIT_USAGE;
+  if (!strcmp(grammar, "on") && !t->grammar) {
+    gasp_cli_error("bench", "target %s has no grammar for constrained decoding (use --grammar off)", t->name);
+    return GASP_EXIT_USAGE;
+  }
   int rank = 0, nranks = 1, local_rank = 0;
   if (mpi) {
     char merr[256];

@@ -152,6 +152,8 @@ int cmd_experiment(int argc, char **argv) {
   for (int arm = 0; arm < 3 + with_grammar; arm++) {
     snprintf(rs, sizeof rs, "%d", arm == 1 ? repair : 0);
     for (int ti = 0; ti < targets.n; ti++) {
+      const gasp_target *tt = gasp_target_find(targets.v[ti]);
+      if (arm == 3 && tt && !tt->grammar) continue; /* a target without a grammar has no grammar-on arm */
       for (const char *const *v = gasp_prompt_variants(); *v; v++) {
         /* the repaired arm is run with the full prompt only: it measures what repair adds to the best prompt */
         if ((arm == 1 || arm == 2) && strcmp(*v, GASP_VARIANT_DEFAULT)) continue;

@@ -43,6 +43,7 @@ typedef struct {
   struct fj_pool *pool;        /* sampling threads */
   unsigned char *first_byte;   /* first byte of each token's piece (as the grammar sees it), per token */
   unsigned char *empty_piece;  /* 1 where the piece is empty (the grammar rejects those) */
+  unsigned char *eog;          /* 1 for end-of-generation tokens: the grammar allows them when it is complete */
   llama_token probe[256];      /* a token whose piece is exactly that one byte, or -1 */
 } llama_state;
 
@@ -103,6 +104,7 @@ static void llama_close(gasp_backend *b) {
   fj_close(s->pool);
   free(s->first_byte);
   free(s->empty_piece);
+  free(s->eog);
   free(s->grammar_text);
   if (s->ctx) llama_free(s->ctx);
   if (s->model) llama_model_free(s->model);
@@ -333,7 +335,7 @@ static void phase_a(void *c, int i) {
   }
   q->nsub = 0;
   for (int v = 0; v < k->nv; v++) {
-    if (s->empty_piece[v] || !ok[s->first_byte[v]]) continue;
+    if (!s->eog[v] && (s->empty_piece[v] || !ok[s->first_byte[v]])) continue;
     q->sub[q->nsub++] = (llama_token_data){v, q->logits[v], 0.0f};
   }
 }
@@ -669,10 +671,12 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   int nv = llama_vocab_n_tokens(s->vocab);
   s->first_byte = calloc((size_t)nv, 1);
   s->empty_piece = calloc((size_t)nv, 1);
+  s->eog = calloc((size_t)nv, 1);
   for (int b = 0; b < 256; b++) s->probe[b] = -1;
   for (int v = 0; v < nv; v++) {
     char piece[256];
     int k = llama_token_to_piece(s->vocab, v, piece, sizeof piece, 0, true); /* as the grammar renders it */
+    s->eog[v] = llama_vocab_is_eog(s->vocab, v);
     if (k <= 0 || piece[0] == 0) s->empty_piece[v] = 1;
     else s->first_byte[v] = (unsigned char)piece[0];
     if (k == 1 && piece[0] && s->probe[(unsigned char)piece[0]] < 0 && !llama_vocab_is_eog(s->vocab, v))
