@@ -77,6 +77,13 @@ static const char *last_log_line(char *buf, size_t cap) {
   return buf;
 }
 
+/* ggml aborts the process on a backend error (a CUDA error, say). The process is lost either way; this
+ * leaves the reason and llama.cpp's last log lines on stderr, which the default handler's backtrace buries. */
+static void on_abort(const char *message) {
+  fprintf(stderr, "gasp: llama.cpp aborted: %s\n", message ? message : "?");
+  if (log_tail[0]) fprintf(stderr, "gasp: llama.cpp's last log lines:\n%s\n", log_tail);
+}
+
 static long long mem_available_bytes(void) {
   FILE *f = fopen("/proc/meminfo", "r");
   if (!f) return -1;
@@ -646,6 +653,7 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
     return NULL;
   }
   llama_log_set(on_log, NULL);
+  ggml_set_abort_callback(on_abort);
   llama_backend_init();
   struct llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = o->gpu_layers;
