@@ -10,6 +10,18 @@ grep -q "bad.sass:5:.*error: range: stall 16 over 15" "$TMP/err" && ok || { bad 
 expect_rc 1 "hazard flagged" "$GASP" check --target sass-sm90 "$D/hazard.sass"
 grep -q "hazard.sass:4:1: error: hazard: read-after-write hazard on R4: scoreboard SB2 of line 3" "$TMP/err" && ok || { bad "hazard line"; cat "$TMP/err"; }
 expect_rc 0 "hazard fixed by --rewrite" "$GASP" check --target sass-sm90 --rewrite "$D/hazard.sass"
+# control flow: a path past the last instruction, and BSSY/BSYNC pairing
+printf '[B------:R-:W-:-:S05] ISETP.GE.AND P0, PT, R0, RZ, PT ;\n[B------:R-:W-:-:S05] @P0 EXIT ;\n' >"$TMP/noexit.sass"
+expect_rc 1 "a path without EXIT" "$GASP" check --target sass-sm90 "$TMP/noexit.sass"
+grep -q "noexit.sass:2:1: error: semantic: a path runs past the last instruction without EXIT (after this guarded EXIT)" "$TMP/err" && ok || { bad "no-EXIT path"; cat "$TMP/err"; }
+printf '[B------:R-:W-:-:S01] BSSY B0, `(.L_x_1) ;\n[B------:R-:W-:-:S05] IMAD.MOV.U32 R7, RZ, RZ, RZ ;\n.L_x_1:\n[B------:R-:W-:-:S05] EXIT ;\n' >"$TMP/nosync.sass"
+expect_rc 1 "BSSY without BSYNC" "$GASP" check --target sass-sm90 "$TMP/nosync.sass"
+grep -q "nosync.sass:1:1: error: semantic: BSSY B0 opens a divergence region with no BSYNC B0" "$TMP/err" && ok || { bad "BSSY pairing"; cat "$TMP/err"; }
+printf '[B------:R-:W-:-:S01] BSSY B0, `(.L_x_1) ;\n[B------:R-:W-:-:S05] BSYNC B1 ;\n.L_x_1:\n[B------:R-:W-:-:S05] EXIT ;\n' >"$TMP/wrongb.sass"
+expect_rc 1 "BSYNC of another barrier" "$GASP" check --target sass-sm90 "$TMP/wrongb.sass"
+grep -q "wrongb.sass:2:1: error: semantic: BSYNC B1 waits on a barrier no BSSY B1 set up" "$TMP/err" && ok || { bad "BSYNC without BSSY"; cat "$TMP/err"; }
+printf '[B------:R-:W-:-:S01] BSSY B0, `(.L_x_1) ;\n[B------:R-:W-:-:S05] BSYNC B0 ;\n.L_x_1:\n[B------:R-:W-:-:S05] EXIT ;\n.L_x_2:\n[B------:R-:W-:Y:S00] BRA `(.L_x_2) ;\n' >"$TMP/goodflow.sass"
+expect_rc 0 "paired region, EXIT, nvcc's trailing self-loop" "$GASP" check --target sass-sm90 "$TMP/goodflow.sass"
 # nvcc's code for small_ints, without control codes as nvdisasm prints it: hazards until rewritten
 awk '/\.text\.small_ints,/{f=1} /\.text\.int64_ops,/{f=0} f' "$SRC/../tools/sass-corpus/dumps/int.sm90.O3.sass" >"$TMP/k.sass"
 expect_rc 1 "no control codes: hazards" "$GASP" check --target sass-sm90 "$TMP/k.sass"

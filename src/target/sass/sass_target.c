@@ -11,6 +11,7 @@
 #include "../target.h"
 #include "sass.h"
 #include "sass_cubin.h"
+#include "sass_flow.h"
 #include "sass_hazard.h"
 #include "sass_internal.h"
 
@@ -174,8 +175,9 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
   label_set ls = {calloc(nlines, sizeof(char *)), calloc(nlines, sizeof(uint64_t)), 0};
   uint8_t *code = malloc(16 * nlines);
   int *line_of = calloc(nlines, sizeof *line_of);
+  sass_flow_insn *flow = calloc(nlines, sizeof *flow);
   int errors = 0;
-  if (!lines || !ls.names || !ls.addr || !code || !line_of) {
+  if (!lines || !ls.names || !ls.addr || !code || !line_of || !flow) {
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory");
     errors = 1;
     goto done;
@@ -235,6 +237,7 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
         nbar = (int)id + 1;
     }
     memcpy(code + 16 * ninst, w, 16);
+    flow[ninst] = (sass_flow_insn){l, line};
     line_of[ninst++] = line;
   }
   /* scoreboard hazards, only where the answer wrote control codes (without them the assembler's stall 15 and
@@ -260,6 +263,13 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     }
     errors += (int)nh;
     free(tg);
+  }
+  /* EXIT on every path, BSSY/BSYNC pairing */
+  if (!errors && ninst) {
+    size_t *at = calloc(ls.n + 1, sizeof *at);
+    for (size_t k = 0; at && k < ls.n; k++) at[k] = (size_t)(ls.addr[k] / 16);
+    if (at) errors += sass_check_flow(flow, ninst, (const char *const *)ls.names, at, ls.n, d);
+    free(at);
   }
   if (!errors && !ninst) {
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_EXTRACT, 0, 0, "no SASS instructions");
@@ -299,6 +309,7 @@ done:
   free(ls.addr);
   free(code);
   free(line_of);
+  free(flow);
   free(text);
   return errors ? -1 : 0;
 }
