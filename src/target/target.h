@@ -78,6 +78,11 @@ struct gasp_target {
   int (*baseline)(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d);
 };
 
+/* A `prepare` for targets whose answer is the whole assembler input (no scaffold): the code as written,
+ * its lines mapped one to one onto the answer's from code_first_line. */
+int gasp_prepare_verbatim(const gasp_target *t, const gasp_task *task, const char *code, int code_first_line,
+                          gasp_source *out, gasp_diags *d);
+
 const gasp_target *gasp_target_find(const char *name);
 /* NULL-terminated list of all targets. */
 const gasp_target *const *gasp_targets(void);

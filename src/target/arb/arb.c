@@ -91,17 +91,6 @@ static int arb_looks_like_code(const char *s, size_t n) {
   return 0;
 }
 
-static int arb_prepare(const gasp_target *t, const gasp_task *task, const char *code, int first, gasp_source *out,
-                       gasp_diags *d) {
-  (void)t; (void)task; (void)d;
-  memset(out, 0, sizeof *out);
-  out->text = gasp_strdup(code);
-  out->map_first = 1;
-  out->map_count = 1 << 30;
-  out->map_orig_first = first;
-  return 0;
-}
-
 /* Our own counts, on the text: instructions by kind, declared temporaries, constants (PARAM entries and
  * inline literals), and texture indirections (a texture read whose coordinate was computed by an ALU
  * instruction since the last indirection starts a new one, as the R300 counts them). */
@@ -281,6 +270,6 @@ static int arb_reference_answer(const gasp_target *t, const gasp_task *task, cha
 const gasp_target gasp_target_r300 = {
     .name = "r300", .isa = "ARB", .arch = "R300", .gpu = "ATI Radeon 9700", .exec = GASP_EXEC_GL, .cc = 0,
     .fence_tags = "arb asm assembly glsl", .facts = arb_facts, .constraints = arb_constraints, .example = arb_example,
-    .looks_like_code = arb_looks_like_code, .prepare = arb_prepare, .check = arb_check,
+    .looks_like_code = arb_looks_like_code, .prepare = gasp_prepare_verbatim, .check = arb_check,
     .reference_answer = arb_reference_answer, .baseline = NULL,
 };

@@ -16,6 +16,7 @@
 #include "../target.h"
 #include "ptx_check.h"
 #include "ptx_isa.h"
+#include "ptx_nvcc.h"
 #include "ptx_parse.h"
 
 #define PTXAS_TIMEOUT_MS 60000
@@ -421,14 +422,15 @@ static int ptx_check(const gasp_target *t, const gasp_task *task, const gasp_sou
 
 /* ---- nvcc, cached ---- */
 
-/* Compiles the task's CUDA reference with nvcc into `kind` ("ptx" or "cubin") for the target's arch,
- * caching by the hash of source, arch and kind. Returns a malloc'ed buffer. */
-static int nvcc_compile(const gasp_target *t, const gasp_task *task, const char *kind, char **data, size_t *len,
-                        gasp_diags *d) {
-  const gasp_ptx_arch *a = arch_of(t);
+int gasp_nvcc_compile(const gasp_task *task, const char *arch, const char *kind, char **data, size_t *len,
+                      gasp_diags *d) {
+  if (!task->cuda) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "task '%s' has no CUDA reference", task->id);
+    return -1;
+  }
   char cache[1024], path[1400];
   uint64_t h = gasp_fnv1a(task->cuda, strlen(task->cuda), GASP_FNV_SEED);
-  h = gasp_fnv1a(a->arch, strlen(a->arch), h);
+  h = gasp_fnv1a(arch, strlen(arch), h);
   h = gasp_fnv1a(kind, strlen(kind), h);
   h = gasp_fnv1a("nvcc-13-O3-v1", 13, h);
   if (gasp_cache_dir(cache, sizeof cache) == 0) {
@@ -444,7 +446,7 @@ static int nvcc_compile(const gasp_target *t, const gasp_task *task, const char 
   snprintf(out, sizeof out, "%s/ref.%s", dir, kind);
   gasp_write_file(in, task->cuda, strlen(task->cuda));
   char arch_flag[32];
-  snprintf(arch_flag, sizeof arch_flag, "-arch=%s", a->arch);
+  snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
   char kind_flag[16];
   snprintf(kind_flag, sizeof kind_flag, "-%s", kind);
   char *argv[] = {nvcc, kind_flag, arch_flag, "-O3", "-o", out, in, NULL};
@@ -466,13 +468,13 @@ static int nvcc_compile(const gasp_target *t, const gasp_task *task, const char 
 
 static int ptx_reference_answer(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d) {
   size_t len;
-  return nvcc_compile(t, task, "ptx", answer, &len, d);
+  return gasp_nvcc_compile(task, arch_of(t)->arch, "ptx", answer, &len, d);
 }
 
 static int ptx_baseline(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d) {
   memset(bin, 0, sizeof *bin);
   char *data;
-  if (nvcc_compile(t, task, "cubin", &data, &bin->len, d)) return -1;
+  if (gasp_nvcc_compile(task, arch_of(t)->arch, "cubin", &data, &bin->len, d)) return -1;
   bin->data = data;
   bin->regs = bin->shared_static = -1;
   gasp_strlcpy(bin->kernel, task->kernel, sizeof bin->kernel);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../core/proc.h"
+#include "../ptx/ptx_nvcc.h"
 #include "../target.h"
 #include "sass.h"
 #include "sass_cubin.h"
@@ -116,17 +117,6 @@ static int sass_looks_like_code(const char *s, size_t n)
   while (isupper((unsigned char)c[k]) || isdigit((unsigned char)c[k]) || c[k] == '.' || c[k] == '_')
     k++;
   return k >= 2 && isupper((unsigned char)c[0]) && strchr(c, ';') != NULL;
-}
-
-static int sass_prepare(const gasp_target *t, const gasp_task *task, const char *code, int first, gasp_source *out,
-                        gasp_diags *d)
-{
-  (void)t, (void)task, (void)d;
-  out->text = gasp_strdup(code);
-  out->map_first = 1;
-  out->map_count = 1 << 30;
-  out->map_orig_first = first;
-  return 0;
 }
 
 typedef struct {
@@ -447,50 +437,10 @@ done:
   return nchanged;
 }
 
-/* nvcc's cubin of the task's CUDA reference for this target's arch, cached like the PTX target's. */
+/* nvcc's cubin of the task's CUDA reference for this target's arch, through the PTX target's cached nvcc. */
 static int nvcc_cubin(const gasp_target *t, const gasp_task *task, char **data, size_t *len, gasp_diags *d)
 {
-  if (!task->cuda) {
-    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "task '%s' has no CUDA reference", task->id);
-    return -1;
-  }
-  char arch_flag[32], cache[1024], path[1400];
-  snprintf(arch_flag, sizeof arch_flag, "-arch=sm_%d", sm_of(t));
-  uint64_t h = gasp_fnv1a(task->cuda, strlen(task->cuda), GASP_FNV_SEED);
-  h = gasp_fnv1a(arch_flag, strlen(arch_flag), h);
-  h = gasp_fnv1a("nvcc-13-O3-sass-v1", 18, h);
-  path[0] = 0;
-  if (gasp_cache_dir(cache, sizeof cache) == 0) {
-    snprintf(path, sizeof path, "%s/%s-%016" PRIx64 ".sass.cubin", cache, task->id, h);
-    if (gasp_read_file(path, 64u << 20, data, len) == 0)
-      return 0;
-  }
-  char nvcc[1024], dir[512], in[600], out[600];
-  if (gasp_find_cuda_tool("nvcc", "GASP_NVCC", nvcc, sizeof nvcc)) {
-    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc not found (set GASP_NVCC)");
-    return -1;
-  }
-  if (gasp_tmpdir(dir, sizeof dir))
-    return -1;
-  snprintf(in, sizeof in, "%s/ref.cu", dir);
-  snprintf(out, sizeof out, "%s/ref.cubin", dir);
-  gasp_write_file(in, task->cuda, strlen(task->cuda));
-  char *argv[] = {nvcc, "-cubin", arch_flag, "-O3", "-o", out, in, NULL};
-  gasp_proc_result r;
-  int rc = gasp_proc_run(argv, 120000, 1 << 20, &r);
-  int ok = rc == 0 && r.exited && r.exit_code == 0 && gasp_read_file(out, 64u << 20, data, len) == 0;
-  if (!ok)
-    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "nvcc failed on the reference of task '%s': %.500s",
-                   task->id, r.err ? r.err : "could not run");
-  else if (path[0]) {
-    char tmp[1500];
-    snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
-    if (gasp_write_file(tmp, *data, *len) == 0)
-      rename(tmp, path);
-  }
-  gasp_proc_result_free(&r);
-  gasp_rmtree_flat(dir);
-  return ok ? 0 : -1;
+  return gasp_nvcc_compile(task, t->arch, "cubin", data, len, d);
 }
 
 typedef struct {
@@ -582,7 +532,7 @@ static int sass_baseline(const gasp_target *t, const gasp_task *task, gasp_binar
 const gasp_target gasp_target_sass_sm90 = {
     .name = "sass-sm90", .isa = "SASS", .arch = "sm_90", .gpu = "NVIDIA H200 (Hopper, sm_90)", .exec = GASP_EXEC_CUDA,
     .cc = 90, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
-    .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .looks_like_code = sass_looks_like_code, .prepare = gasp_prepare_verbatim, .check = sass_check,
     .reference_answer = sass_reference_answer, .baseline = sass_baseline, .rewrite = sass_rewrite,
 };
 
@@ -590,6 +540,6 @@ const gasp_target gasp_target_sass_sm90 = {
 const gasp_target gasp_target_sass_sm89 = {
     .name = "sass-sm89", .isa = "SASS", .arch = "sm_89", .gpu = "NVIDIA RTX 4090 (Ada, sm_89)", .exec = GASP_EXEC_NONE,
     .cc = 89, .fence_tags = "sass asm", .facts = sass_facts, .constraints = sass_constraints, .example = sass_example,
-    .looks_like_code = sass_looks_like_code, .prepare = sass_prepare, .check = sass_check,
+    .looks_like_code = sass_looks_like_code, .prepare = gasp_prepare_verbatim, .check = sass_check,
     .reference_answer = sass_reference_answer, .rewrite = sass_rewrite,
 };
