@@ -32,10 +32,10 @@ typedef struct {
   const struct llama_vocab *vocab;
   struct llama_context *ctx;
   unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
-  int parallel, gpu_layers, threads, logprobs, prompt_ctx, grammar;
+  int parallel, threads, logprobs, prompt_ctx, grammar;
   /* answers decoded ahead for the next samples of the same prompt */
   char *cache_prompt;
-  int cache_turn, cache_first, cache_n;
+  int cache_first, cache_n;   /* samples [first, first+n) of cache_prompt's first turn */
   gasp_answer cache[64];
   char *grammar_text;          /* the grammar of cache_task (one task's grammar is reused by all its samples) */
   char cache_task[64];
@@ -400,7 +400,7 @@ static int ends_with_stop(const gasp_str *t, const gasp_gen_params *p) {
 }
 
 /* Decodes n samples of one prompt together into answers[0..n). */
-static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *task, const char *prompt,
+static int decode_batch(llama_state *s, const gasp_task *task, const char *prompt,
                         const gasp_gen_params *p, int first, int n, gasp_answer *answers, gasp_diags *d) {
   double t0 = gasp_now_s();
   /* the prompt: raw text (the article's raw-completion mode) or the model's own chat template */
@@ -575,7 +575,6 @@ static int decode_batch(llama_state *s, const gasp_target *t, const gasp_task *t
     if (qs[q].grammar) llama_sampler_free(qs[q].grammar);
   }
   free(qs);
-  (void)t;
   return rc;
 }
 
@@ -588,7 +587,7 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
     return -1;
   }
   /* decoded ahead in an earlier batch? */
-  if (s->cache_prompt && !strcmp(s->cache_prompt, prompt) && s->cache_turn == p->turn && sample >= s->cache_first &&
+  if (s->cache_prompt && !strcmp(s->cache_prompt, prompt) && p->turn == 0 && sample >= s->cache_first &&
       sample < s->cache_first + s->cache_n && s->cache[sample - s->cache_first].text) {
     *out = s->cache[sample - s->cache_first];
     memset(&s->cache[sample - s->cache_first], 0, sizeof *out);
@@ -608,18 +607,17 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
   }
   /* a repair turn's prompt quotes its own sample's failure: nothing to share, and the samples decoded
    * ahead for the first turn stay cached */
-  if (p->turn > 0) return decode_batch(s, t, task, prompt, p, sample, 1, out, d);
+  if (p->turn > 0) return decode_batch(s, task, prompt, p, sample, 1, out, d);
   cache_clear(s);
   int total = p->n_samples > 0 ? p->n_samples : 1;
   int n = total - sample;
   if (n > s->parallel) n = s->parallel;
   if (n < 1) n = 1;
   if (n > (int)(sizeof s->cache / sizeof s->cache[0])) n = (int)(sizeof s->cache / sizeof s->cache[0]);
-  if (decode_batch(s, t, task, prompt, p, sample, n, s->cache, d)) return -1;
+  if (decode_batch(s, task, prompt, p, sample, n, s->cache, d)) return -1;
   s->cache_first = sample;
   s->cache_n = n;
   s->cache_prompt = gasp_strdup(prompt);
-  s->cache_turn = p->turn;
   *out = s->cache[0];
   memset(&s->cache[0], 0, sizeof *out);
   return 0;
@@ -670,7 +668,6 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->vocab = llama_model_get_vocab(m);
   s->parallel = o->parallel > 0 ? o->parallel : 1;
   if (s->parallel > 64) s->parallel = 64;
-  s->gpu_layers = o->gpu_layers;
   s->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
