@@ -415,10 +415,7 @@ int cmd_bench(int argc, char **argv) {
     gasp_cli_error("bench", "--grammar must be on or off");
     return GASP_EXIT_USAGE;
   }
-  const char *env_model = getenv("GASP_MODEL");
-  if (!backends.n) /* the embedded model is the default once one is configured */
-    backends.v[backends.n++] = (model && gasp_str_ends_with(model, ".gguf")) || (!model && env_model && *env_model)
-                                   ? "llama" : "reference";
+  if (!backends.n) backends.v[backends.n++] = cli_default_backend(model);
   /* the llama backend decodes a task's samples together in one batch, with threads (and maybe a CUDA context)
    * that a forked worker would not have: it keeps to one worker per process; more processes via --shard/--mpi */
   int has_llama = 0;

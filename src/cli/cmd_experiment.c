@@ -131,10 +131,7 @@ int cmd_experiment(int argc, char **argv) {
     gasp_cli_error("experiment", "cannot create '%s'", out);
     return GASP_EXIT_ENV;
   }
-  if (!backend) {
-    const char *env_model = getenv("GASP_MODEL");
-    backend = (model && gasp_str_ends_with(model, ".gguf")) || (!model && env_model && *env_model) ? "llama" : "reference";
-  }
+  if (!backend) backend = cli_default_backend(model);
   int with_grammar = !strcmp(backend, "llama");
   if (!targets.n)
     for (const gasp_target *const *p = gasp_targets(); *p && targets.n < 16; p++) targets.v[targets.n++] = (*p)->name;

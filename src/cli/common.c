@@ -96,3 +96,8 @@ void cli_default_task(gasp_task *t) {
   gasp_strlcpy(t->shared, "0", 48);
   t->description = "";
 }
+
+const char *cli_default_backend(const char *model) {
+  const char *env = getenv("GASP_MODEL");
+  return (model && gasp_str_ends_with(model, ".gguf")) || (!model && env && *env) ? "llama" : "reference";
+}

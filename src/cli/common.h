@@ -12,6 +12,9 @@
 /* Loads the suite; prints load errors to stderr. Returns 0, or GASP_EXIT_ENV. */
 int cli_load_tasks(const char *cmd, gasp_taskset *ts, int strict);
 const gasp_target *cli_target(const char *cmd, const char *name);
+/* The backend when none is named: the embedded llama once a model is configured (--model M.gguf, or
+ * $GASP_MODEL without --model), else the reference compiler. */
+const char *cli_default_backend(const char *model_opt);
 /* Opens the GPU pool unless GASP_NO_GPU is set; on failure returns NULL and fills why. */
 gasp_pool *cli_open_pool(const gasp_pool_opts *o, char *why, size_t cap);
 void cli_print_diags(const gasp_diags *d, const char *file, FILE *out);
