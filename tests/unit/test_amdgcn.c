@@ -160,7 +160,7 @@ static void layout_matches_clang(void) {
     gasp_diags d;
     gasp_diags_init(&d);
     char *ans = NULL;
-    if (t->reference_answer(t, task, &ans, &d)) {
+    if (gasp_amd_clang_source(t, task, &ans, &d)) {
       CHECK(0, "%s: clang-19 reference: %s", task->id, d.count ? d.items[0].msg : "");
       gasp_diags_free(&d);
       continue;

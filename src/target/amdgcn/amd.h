@@ -92,4 +92,8 @@ int gasp_amd_hip_run(const gasp_binary *bin, const gasp_task *task, const gasp_t
                      uint32_t explicit_size, uint8_t *const bufs[], const uint64_t sizes[], uint64_t guard,
                      gasp_class *cls, char *detail, size_t cap);
 
+/* clang-19's complete assembly source for the task's OpenCL C reference (tasks/amdgcn/<id>.cl), cached by
+ * content. The reference backend answers with the body cut from it (amd_body_from_clang in amdgcn.c). */
+int gasp_amd_clang_source(const gasp_target *t, const gasp_task *task, char **source, gasp_diags *d);
+
 #endif
