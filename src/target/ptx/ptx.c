@@ -466,9 +466,56 @@ int gasp_nvcc_compile(const gasp_task *task, const char *arch, const char *kind,
   return ok ? 0 : -1;
 }
 
+/* nvcc's PTX in the form the prompt asks for: its header comments dropped, its parameter names
+ * (`<kernel>_param_<i>`) replaced by the task's (the prompt names them), runs of blank lines closed up. */
+static char *ptx_tidy_nvcc(const gasp_task *task, const char *src) {
+  char prefix[96];
+  int plen = snprintf(prefix, sizeof prefix, "%s_param_", task->kernel);
+  gasp_str o;
+  gasp_str_init(&o);
+  int blank = 1;
+  for (const char *l = src; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t n = nl ? (size_t)(nl - l) : strlen(l);
+    const char *t = l;
+    while (t < l + n && (*t == ' ' || *t == '\t')) t++;
+    int is_blank = t == l + n, is_comment = t + 1 < l + n && t[0] == '/' && t[1] == '/';
+    if (!is_comment && !(is_blank && blank)) {
+      for (const char *c = l; c < l + n;) {
+        if ((size_t)(l + n - c) > (size_t)plen && !strncmp(c, prefix, (size_t)plen) &&
+            (c == l || !(isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '$'))) {
+          char *end;
+          long i = strtol(c + plen, &end, 10);
+          if (end > c + plen && i >= 0 && i < task->nparams && !isalnum((unsigned char)*end) && *end != '_') {
+            gasp_str_puts(&o, task->params[i].name);
+            c = end;
+            continue;
+          }
+        }
+        gasp_str_append(&o, c, 1);
+        c++;
+      }
+      gasp_str_puts(&o, "\n");
+      blank = is_blank;
+    }
+    l += n + (nl != NULL);
+  }
+  return gasp_str_take(&o);
+}
+
+/* A snippet task's answer is its known-good snippet (the prompt asks for lines inside the scaffold, not a
+ * module); a kernel task's is nvcc's PTX for the task's CUDA reference, tidied. */
 static int ptx_reference_answer(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d) {
+  if (task->snippet && task->ptx_snippet) {
+    *answer = gasp_strdup(task->ptx_snippet);
+    return 0;
+  }
   size_t len;
-  return gasp_nvcc_compile(task, arch_of(t)->arch, "ptx", answer, &len, d);
+  char *raw;
+  if (gasp_nvcc_compile(task, arch_of(t)->arch, "ptx", &raw, &len, d)) return -1;
+  *answer = ptx_tidy_nvcc(task, raw);
+  free(raw);
+  return 0;
 }
 
 static int ptx_baseline(const gasp_target *t, const gasp_task *task, gasp_binary *bin, gasp_diags *d) {
