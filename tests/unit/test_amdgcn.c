@@ -191,6 +191,38 @@ static void layout_matches_clang(void) {
   CHECK(compared >= 20, "%d AMD tasks compared", compared);
 }
 
+/* PTX snippet -> AMD snippet: exact text for hand-checked cases (the registers the AMD snippet prompt names:
+ * inputs v2.., the result after them, temporaries next, predicates s32.. or s[32:33]..), and NULL (keep
+ * clang's kernel) for what the translator does not map. */
+static void snippet_translation(void) {
+  const gasp_target *g10 = gasp_target_find("gfx1030"), *g9 = gasp_target_find("gfx900");
+  const gasp_task *add = gasp_taskset_find(&ts, "add_f32"), *mad = gasp_taskset_find(&ts, "mad_s32");
+  const gasp_task *relu = gasp_taskset_find(&ts, "relu_leaky");
+  CHECK(add && mad && relu, "tasks add_f32, mad_s32, relu_leaky");
+  if (!add || !mad || !relu) return;
+  struct { const gasp_target *t; const gasp_task *task; const char *ptx, *want; } c[] = {
+      {g10, add, "add.f32 %d, %a, %b;", "v_add_f32_e32 v4, v2, v3\n"},
+      {g10, add, "sub.rn.f32 %d, %b, %a;", "v_sub_f32_e32 v4, v3, v2\n"},
+      {g9, mad, "mad.lo.s32 %d, %a, %b, %c;", "v_mul_lo_u32 v9, v2, v3\nv_add_u32_e32 v5, v9, v4\n"},
+      {g10, mad, "shl.b32 %d, %a, %b;", "v_lshlrev_b32_e32 v5, v3, v2\n"},
+      {g9, relu, ".reg .pred %p; setp.ne.f32 %p, %x, 0f00000000; selp.f32 %d, %x, 0f3F800000, %p;",
+       "v_mov_b32_e32 v5, 0x0\nv_cmp_lg_f32_e64 s[32:33], v2, v5\nv_mov_b32_e32 v5, 0x3f800000\n"
+       "v_cndmask_b32_e64 v3, v5, v2, s[32:33]\n"},
+      {g10, add, "sqrt.rn.f32 %d, %a;", NULL},            /* IEEE sqrt: no single AMD instruction */
+      {g10, add, "add.ftz.f32 %d, %a, %b;", NULL},        /* flush-to-zero: the harness keeps denormals */
+      {g10, add, "ld.global.f32 %d, [%a];", NULL},         /* memory */
+      {g10, add, "@%p add.f32 %d, %a, %b;", NULL},         /* predication */
+      {g10, add, "add.f32 %q, %a, %b;", NULL},             /* an undeclared register */
+      {g10, add, "add.f64 %d, %a, %b;", NULL},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char *got = gasp_amd_snippet_from_ptx(c[i].t, c[i].task, c[i].ptx);
+    if (c[i].want) CHECK(got && !strcmp(got, c[i].want), "%s: got '%s'", c[i].ptx, got ? got : "NULL");
+    else CHECK(!got, "%s: translated to '%s', expected no translation", c[i].ptx, got);
+    free(got);
+  }
+}
+
 int main(void) {
   char tool[600];
   if (gasp_amd_tool("llvm-mc", tool, sizeof tool) || gasp_amd_tool("ld.lld", tool, sizeof tool)) {
@@ -225,6 +257,7 @@ int main(void) {
   fixed("bad_waitcnt.full.gfx1030.s", 33, "vmcnt(0)");
   fixed("bad_lgkm.gfx1030.s", 13, "lgkmcnt(0)");
   layout_matches_clang();
+  snippet_translation();
   fuzz("vector_add.full.gfx1030.s", "vector_add", 3000);
   fuzz("bad_waitcnt.gfx1030.s", "vector_add", 3000);
   fuzz("add_f32.snippet.s", "add_f32", 1000);

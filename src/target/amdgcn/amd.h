@@ -96,4 +96,8 @@ int gasp_amd_hip_run(const gasp_binary *bin, const gasp_task *task, const gasp_t
  * content. The reference backend answers with the body cut from it (amd_body_from_clang in amdgcn.c). */
 int gasp_amd_clang_source(const gasp_target *t, const gasp_task *task, char **source, gasp_diags *d);
 
+/* The AMD snippet (inputs in v2.., result in its VGPR) for a task's PTX snippet, or NULL when the snippet
+ * leaves the translated subset (32-bit ALU, compares and selects). The caller owns the string. */
+char *gasp_amd_snippet_from_ptx(const gasp_target *t, const gasp_task *task, const char *ptx);
+
 #endif

@@ -412,7 +412,11 @@ int gasp_amd_clang_source(const gasp_target *t, const gasp_task *task, char **an
   return ok ? 0 : -1;
 }
 
+/* A snippet task's answer is its PTX snippet translated (amd_snippet.c) where that is possible; a kernel
+ * task's, or a snippet outside the translated subset, is clang's. */
 static int amd_reference_answer(const gasp_target *t, const gasp_task *task, char **answer, gasp_diags *d) {
+  if (task->snippet && task->ptx_snippet && (*answer = gasp_amd_snippet_from_ptx(t, task, task->ptx_snippet)))
+    return 0;
   if (gasp_amd_clang_source(t, task, answer, d)) return -1;
   char *body = amd_body_from_clang(task, *answer);
   if (body) {

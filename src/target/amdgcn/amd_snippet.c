@@ -1,0 +1,295 @@
+/* A snippet task's known-good PTX snippet (straight-line 32-bit ALU code on %param registers) translated into
+ * the AMD snippet the prompt asks for: inputs in v2.., the result left in its VGPR, temporaries from the first
+ * free VGPR, predicates in s32.. (wave32) or s[32:33].. (wave64) -- the registers the AMD snippet prompt
+ * offers (amdgcn.c, amd_constraints). It gives the reference backend and the training corpus a short answer in
+ * the form the prompt asks for instead of clang's complete kernel. Anything outside the mapped subset (64-bit
+ * types, memory, branches, IEEE sqrt/div, which AMD only reaches through long sequences) returns NULL and the
+ * caller keeps clang's source. The result is judged like any answer, so a mistranslation fails the task's
+ * own verification rather than passing silently (the reference bench runs every snippet task). */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amd.h"
+
+#define MAX_REGS 64
+
+typedef struct {
+  char name[32];
+  int pred;   /* 1: a predicate (an SGPR or SGPR pair holding a lane mask) */
+  int index;  /* VGPR number, or the SGPR number of a predicate */
+} sn_reg;
+
+typedef struct {
+  const gasp_amd_arch *a;
+  const gasp_task *task;
+  sn_reg regs[MAX_REGS];
+  int nregs, next_v, next_s, tmp_v;
+  gasp_str out;
+} sn_ctx;
+
+static sn_reg *find_reg(sn_ctx *c, const char *name) {
+  for (int i = 0; i < c->nregs; i++)
+    if (!strcmp(c->regs[i].name, name)) return &c->regs[i];
+  return NULL;
+}
+
+static int declare(sn_ctx *c, const char *name, int pred) {
+  if (c->nregs >= MAX_REGS || strlen(name) >= sizeof c->regs[0].name || find_reg(c, name)) return -1;
+  sn_reg *r = &c->regs[c->nregs++];
+  strcpy(r->name, name);
+  r->pred = pred;
+  if (pred) {
+    r->index = c->next_s;
+    c->next_s += c->a->wave64 ? 2 : 1;
+    if (c->next_s > 48) return -1; /* the prompt offers s32-s47 */
+  } else {
+    r->index = c->next_v++;
+    if (c->next_v > 63) return -1; /* ... and v..-v63 */
+  }
+  return 0;
+}
+
+/* An operand: a register (VGPR number in *v, or -1 with *imm the 32-bit pattern of an immediate). */
+static int operand(sn_ctx *c, const char *s, int is_float, int *v, uint32_t *imm) {
+  *v = -1;
+  if (*s == '%') {
+    sn_reg *r = find_reg(c, s + 1);
+    if (!r || r->pred) return -1;
+    *v = r->index;
+    return 0;
+  }
+  char *end;
+  if (is_float && (s[0] == '0') && (s[1] == 'f' || s[1] == 'F')) { /* PTX's 0fXXXXXXXX: the f32 bits */
+    unsigned long long u = strtoull(s + 2, &end, 16);
+    if (*end || end - (s + 2) != 8) return -1;
+    *imm = (uint32_t)u;
+    return 0;
+  }
+  if (is_float) {
+    float f = strtof(s, &end);
+    if (*end || end == s) return -1;
+    memcpy(imm, &f, 4);
+    return 0;
+  }
+  long long x = strtoll(s, &end, 0);
+  if (*end || end == s || x < INT32_MIN || x > UINT32_MAX) return -1;
+  *imm = (uint32_t)x;
+  return 0;
+}
+
+/* An operand in a VGPR: immediates go through v_mov_b32 into a scratch VGPR (one per operand slot), which
+ * keeps every form valid on GFX9 too, where VOP3 takes no literal constants. */
+static int vreg_of(sn_ctx *c, const char *s, int is_float, int slot) {
+  int v;
+  uint32_t imm;
+  if (operand(c, s, is_float, &v, &imm)) return -1;
+  if (v >= 0) return v;
+  int t = c->tmp_v + slot;
+  if (t > 63) return -1;
+  gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, 0x%x\n", t, imm);
+  return t;
+}
+
+static int vdst(sn_ctx *c, const char *s) {
+  if (*s != '%') return -1;
+  sn_reg *r = find_reg(c, s + 1);
+  return r && !r->pred ? r->index : -1;
+}
+
+static const char *cmp_name(const char *cmp, char ty) {
+  static const struct { const char *ptx, *f, *i; } m[] = {
+      {"lt", "lt", "lt"}, {"le", "le", "le"}, {"gt", "gt", "gt"}, {"ge", "ge", "ge"},
+      {"eq", "eq", "eq"}, {"ne", "lg", "ne"}, /* PTX ne.f32 is ordered: AMD's lg, not neq (unordered) */
+      {"lo", NULL, "lt"}, {"ls", NULL, "le"}, {"hi", NULL, "gt"}, {"hs", NULL, "ge"},
+  };
+  for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+    if (!strcmp(m[i].ptx, cmp)) return ty == 'f' ? m[i].f : m[i].i;
+  return NULL;
+}
+
+/* One PTX instruction (mnemonic split at '.', operands split at ','). Returns 0 or -1 (not translatable). */
+static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
+  const char *op = parts[0];
+  const char *ty = np > 1 ? parts[np - 1] : "";
+  int f = !strcmp(ty, "f32"), s = !strcmp(ty, "s32"), u = !strcmp(ty, "u32") || !strcmp(ty, "b32");
+  if (!f && !s && !u && strcmp(op, "setp") && strcmp(op, "cvt")) return -1;
+  for (int i = 1; i < np; i++) /* rounding and flush modifiers we cannot honour */
+    if (!strcmp(parts[i], "ftz") || !strcmp(parts[i], "sat") || !strcmp(parts[i], "approx") ||
+        !strcmp(parts[i], "rz") || !strcmp(parts[i], "rm") || !strcmp(parts[i], "rp") || !strcmp(parts[i], "hi") ||
+        !strcmp(parts[i], "wide") || !strcmp(parts[i], "cc"))
+      return -1;
+  const char *add_u = c->a->gfx >= 10 ? "v_add_nc_u32" : "v_add_u32", *sub_u = c->a->gfx >= 10 ? "v_sub_nc_u32" : "v_sub_u32";
+  int d = nops > 0 ? vdst(c, ops[0]) : -1;
+  if (!strcmp(op, "mov") && nops == 2 && d >= 0) {
+    int v;
+    uint32_t imm;
+    if (operand(c, ops[1], f, &v, &imm)) return -1;
+    if (v >= 0) gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, v%d\n", d, v);
+    else gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, 0x%x\n", d, imm);
+    return 0;
+  }
+  struct { const char *ptx; int f, s, u; const char *amd; int rev; } bin[] = {
+      {"add", 1, 0, 0, "v_add_f32", 0}, {"sub", 1, 0, 0, "v_sub_f32", 0}, {"mul", 1, 0, 0, "v_mul_f32", 0},
+      {"min", 1, 0, 0, "v_min_f32", 0}, {"max", 1, 0, 0, "v_max_f32", 0},
+      {"add", 0, 1, 1, NULL, 0}, {"sub", 0, 1, 1, NULL, 0},
+      {"min", 0, 1, 0, "v_min_i32", 0}, {"max", 0, 1, 0, "v_max_i32", 0},
+      {"min", 0, 0, 1, "v_min_u32", 0}, {"max", 0, 0, 1, "v_max_u32", 0},
+      {"and", 0, 1, 1, "v_and_b32", 0}, {"or", 0, 1, 1, "v_or_b32", 0}, {"xor", 0, 1, 1, "v_xor_b32", 0},
+      /* AMD's shifts take the shift amount first (the "rev" forms); PTX clamps amounts >= 32 where AMD uses
+       * the low 5 bits, so only the task's verification tells whether an unmasked shift is right */
+      {"shl", 0, 1, 1, "v_lshlrev_b32", 1}, {"shr", 0, 0, 1, "v_lshrrev_b32", 1}, {"shr", 0, 1, 0, "v_ashrrev_i32", 1},
+  };
+  for (size_t i = 0; i < sizeof bin / sizeof *bin; i++) {
+    if (strcmp(bin[i].ptx, op) || !((f && bin[i].f) || (s && bin[i].s) || (u && bin[i].u)) || nops != 3) continue;
+    if (!strcmp(op, "mul") && np > 2 && strcmp(parts[1], "rn")) return -1;
+    if ((!strcmp(op, "add") || !strcmp(op, "sub")) && f && np > 2 && strcmp(parts[1], "rn")) return -1;
+    int x = vreg_of(c, ops[1], f, 0), y = vreg_of(c, ops[2], f, 1);
+    if (d < 0 || x < 0 || y < 0) return -1;
+    const char *m = bin[i].amd ? bin[i].amd : !strcmp(op, "add") ? add_u : sub_u;
+    if (bin[i].rev) gasp_str_printf(&c->out, "%s_e32 v%d, v%d, v%d\n", m, d, y, x);
+    else gasp_str_printf(&c->out, "%s_e32 v%d, v%d, v%d\n", m, d, x, y);
+    return 0;
+  }
+  if (!strcmp(op, "mul") && np == 3 && !strcmp(parts[1], "lo") && (s || u) && nops == 3) {
+    int x = vreg_of(c, ops[1], 0, 0), y = vreg_of(c, ops[2], 0, 1);
+    if (d < 0 || x < 0 || y < 0) return -1;
+    gasp_str_printf(&c->out, "v_mul_lo_u32 v%d, v%d, v%d\n", d, x, y);
+    return 0;
+  }
+  if (!strcmp(op, "mad") && np == 3 && !strcmp(parts[1], "lo") && (s || u) && nops == 4) {
+    int x = vreg_of(c, ops[1], 0, 0), y = vreg_of(c, ops[2], 0, 1), z = vreg_of(c, ops[3], 0, 2);
+    int t = c->tmp_v + 3;
+    if (d < 0 || x < 0 || y < 0 || z < 0 || t > 63) return -1;
+    gasp_str_printf(&c->out, "v_mul_lo_u32 v%d, v%d, v%d\n%s_e32 v%d, v%d, v%d\n", t, x, y, add_u, d, t, z);
+    return 0;
+  }
+  if (!strcmp(op, "fma") && f && np == 3 && !strcmp(parts[1], "rn") && nops == 4) {
+    int x = vreg_of(c, ops[1], 1, 0), y = vreg_of(c, ops[2], 1, 1), z = vreg_of(c, ops[3], 1, 2);
+    if (d < 0 || x < 0 || y < 0 || z < 0) return -1;
+    gasp_str_printf(&c->out, "v_fma_f32 v%d, v%d, v%d, v%d\n", d, x, y, z);
+    return 0;
+  }
+  if ((!strcmp(op, "abs") || !strcmp(op, "neg") || !strcmp(op, "not") || !strcmp(op, "popc")) && nops == 2) {
+    int x = vreg_of(c, ops[1], f, 0);
+    if (d < 0 || x < 0) return -1;
+    if (f && !strcmp(op, "abs")) gasp_str_printf(&c->out, "v_and_b32_e32 v%d, 0x7fffffff, v%d\n", d, x);
+    else if (f && !strcmp(op, "neg")) gasp_str_printf(&c->out, "v_xor_b32_e32 v%d, 0x80000000, v%d\n", d, x);
+    else if (s && !strcmp(op, "neg")) gasp_str_printf(&c->out, "%s_e32 v%d, 0, v%d\n", sub_u, d, x);
+    else if (s && !strcmp(op, "abs")) {
+      int t = c->tmp_v + 3;
+      if (t > 63) return -1;
+      gasp_str_printf(&c->out, "%s_e32 v%d, 0, v%d\nv_max_i32_e32 v%d, v%d, v%d\n", sub_u, t, x, d, x, t);
+    } else if (!f && !strcmp(op, "not")) gasp_str_printf(&c->out, "v_not_b32_e32 v%d, v%d\n", d, x);
+    else if (!f && !strcmp(op, "popc")) gasp_str_printf(&c->out, "v_bcnt_u32_b32 v%d, v%d, 0\n", d, x);
+    else return -1;
+    return 0;
+  }
+  if (!strcmp(op, "cvt") && nops == 2 && np >= 3) {
+    const char *to = parts[np - 2], *from = parts[np - 1], *rnd = np == 4 ? parts[1] : "";
+    int x = vreg_of(c, ops[1], !strcmp(from, "f32"), 0);
+    if (d < 0 || x < 0) return -1;
+    if (!strcmp(to, "f32") && !strcmp(from, "s32") && !strcmp(rnd, "rn"))
+      gasp_str_printf(&c->out, "v_cvt_f32_i32_e32 v%d, v%d\n", d, x);
+    else if (!strcmp(to, "f32") && !strcmp(from, "u32") && !strcmp(rnd, "rn"))
+      gasp_str_printf(&c->out, "v_cvt_f32_u32_e32 v%d, v%d\n", d, x);
+    else if (!strcmp(to, "s32") && !strcmp(from, "f32") && !strcmp(rnd, "rzi")) /* both saturate, NaN -> 0 */
+      gasp_str_printf(&c->out, "v_cvt_i32_f32_e32 v%d, v%d\n", d, x);
+    else if (!strcmp(to, "u32") && !strcmp(from, "f32") && !strcmp(rnd, "rzi"))
+      gasp_str_printf(&c->out, "v_cvt_u32_f32_e32 v%d, v%d\n", d, x);
+    else return -1;
+    return 0;
+  }
+  if (!strcmp(op, "setp") && np == 3 && nops == 3) {
+    char tc = !strcmp(ty, "f32") ? 'f' : !strcmp(ty, "s32") ? 'i' : !strcmp(ty, "u32") ? 'u' : 0;
+    const char *cn = tc ? cmp_name(parts[1], tc == 'f' ? 'f' : 'i') : NULL;
+    sn_reg *p = ops[0][0] == '%' ? find_reg(c, ops[0] + 1) : NULL;
+    int x = vreg_of(c, ops[1], tc == 'f', 0), y = vreg_of(c, ops[2], tc == 'f', 1);
+    if (!cn || !p || !p->pred || x < 0 || y < 0) return -1;
+    if (c->a->wave64) gasp_str_printf(&c->out, "v_cmp_%s_%s32_e64 s[%d:%d], v%d, v%d\n", cn, tc == 'f' ? "f" : tc == 'i' ? "i" : "u", p->index, p->index + 1, x, y);
+    else gasp_str_printf(&c->out, "v_cmp_%s_%s32_e64 s%d, v%d, v%d\n", cn, tc == 'f' ? "f" : tc == 'i' ? "i" : "u", p->index, x, y);
+    return 0;
+  }
+  if (!strcmp(op, "selp") && nops == 4) {
+    sn_reg *p = ops[3][0] == '%' ? find_reg(c, ops[3] + 1) : NULL;
+    int x = vreg_of(c, ops[1], f, 0), y = vreg_of(c, ops[2], f, 1);
+    if (d < 0 || !p || !p->pred || x < 0 || y < 0) return -1;
+    /* v_cndmask: D = mask ? src1 : src0 */
+    if (c->a->wave64) gasp_str_printf(&c->out, "v_cndmask_b32_e64 v%d, v%d, v%d, s[%d:%d]\n", d, y, x, p->index, p->index + 1);
+    else gasp_str_printf(&c->out, "v_cndmask_b32_e64 v%d, v%d, v%d, s%d\n", d, y, x, p->index);
+    return 0;
+  }
+  return -1;
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+char *gasp_amd_snippet_from_ptx(const gasp_target *t, const gasp_task *task, const char *ptx) {
+  sn_ctx c;
+  memset(&c, 0, sizeof c);
+  c.a = gasp_amd_arch_of(t);
+  c.task = task;
+  int arrays = 0;
+  for (int i = 0; i < task->nparams; i++) {
+    const gasp_param *p = &task->params[i];
+    if (p->role == GASP_ROLE_SCALAR) continue; /* the AMD scaffold gives scalars no register */
+    if (gasp_dtype_size(p->type) != 4 || c.nregs >= MAX_REGS) return NULL;
+    sn_reg *r = &c.regs[c.nregs++];
+    snprintf(r->name, sizeof r->name, "%s", p->name);
+    r->index = 2 + arrays++;
+  }
+  c.next_v = 2 + arrays;
+  c.next_s = 32;
+  gasp_str_init(&c.out);
+  char *text = gasp_strdup(ptx), *save = NULL;
+  int ok = 1;
+  /* declarations first (PTX lets them sit anywhere in the scope): they fix the temporaries' VGPRs */
+  for (char *st = strtok_r(text, ";", &save); st && ok; st = strtok_r(NULL, ";", &save)) {
+    char *s = trim(st);
+    if (strncmp(s, ".reg", 4)) continue;
+    s = trim(s + 4);
+    int pred = !strncmp(s, ".pred", 5);
+    if (strncmp(s, ".pred", 5) && strncmp(s, ".f32", 4) && strncmp(s, ".b32", 4) && strncmp(s, ".s32", 4) &&
+        strncmp(s, ".u32", 4)) {
+      ok = 0;
+      break;
+    }
+    while (*s && !isspace((unsigned char)*s)) s++;
+    char *save2 = NULL;
+    for (char *n = strtok_r(s, ",", &save2); n && ok; n = strtok_r(NULL, ",", &save2)) {
+      n = trim(n);
+      if (*n != '%' || strchr(n, '<') || declare(&c, n + 1, pred)) ok = 0;
+    }
+  }
+  free(text);
+  c.tmp_v = c.next_v;
+  text = gasp_strdup(ptx);
+  save = NULL;
+  for (char *st = strtok_r(text, ";", &save); st && ok; st = strtok_r(NULL, ";", &save)) {
+    char *s = trim(st);
+    if (!*s || !strncmp(s, ".reg", 4)) continue;
+    if (*s == '@' || strchr(s, '[') || strchr(s, ':') || strchr(s, '{')) { ok = 0; break; } /* predication, memory, labels */
+    char *sp = s;
+    while (*sp && !isspace((unsigned char)*sp)) sp++;
+    if (*sp) *sp++ = 0;
+    char *parts[8], *ops[8];
+    int np = 0, nops = 0;
+    char *save3 = NULL;
+    for (char *p = strtok_r(s, ".", &save3); p && np < 8; p = strtok_r(NULL, ".", &save3)) parts[np++] = p;
+    for (char *o = strtok_r(sp, ",", &save3); o && nops < 8; o = strtok_r(NULL, ",", &save3)) ops[nops++] = trim(o);
+    if (!np || emit(&c, parts, np, ops, nops)) ok = 0;
+  }
+  free(text);
+  if (!ok || !c.out.len) {
+    gasp_str_free(&c.out);
+    return NULL;
+  }
+  return gasp_str_take(&c.out);
+}
