@@ -34,7 +34,8 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
                     "registers per thread.",
       "FILE may be a raw model answer: the assembly is taken from markdown fences or from the prose around it.\n"
       "Problems are printed one per line as FILE:LINE:COL: error: CLASS: message, where CLASS is one of extract,\n"
-      "syntax, semantic, resource, range; lines and columns point into FILE as given.",
+      "syntax, semantic, resource, range, hazard; lines and columns point into FILE as given. Notes say what\n"
+      "gasp did or found (SASS: control codes it assigned, registers per thread and the occupancy that follows).",
       want_binary ? asm_opts : check_opts};
   const char *pos[1];
   int npos;

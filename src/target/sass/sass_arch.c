@@ -86,13 +86,12 @@ int sass_latency_checked(int sm, const char *m, int pred, int branch)
   return r ? (sm == 89 ? r->checked89 : r->checked90) : 0;
 }
 
-int sass_latency_sched(int sm, const char *m, int pred, int branch)
+int sass_latency_sched(int sm, const char *m, int pred)
 {
   (void)sm;
   if (pred)
     /* facts file: predicate producer -> guarded branch/instruction 13 (ptxas gives ISETP -> @P0 EXIT 13) */
     return is_pred_producer(m) ? 13 : 6;
-  (void)branch;
   const lat_row *r = find(m);
   if (r)
     return r->sched;

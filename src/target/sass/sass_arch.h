@@ -34,9 +34,11 @@ int sass_occupancy_compute(int sm, int regs, int block_threads, sass_occupancy *
  * must sum to at least this), or 0 when mnem is not in the table (not checked). `checked` is the lowest
  * distance ptxas itself used in the corpus (the hazard checker's bound: nvcc's code never trips it);
  * the scheduler uses sass_latency_sched, which adds a margin until the H200 calibration (tools/sass-latency.sh)
- * replaces both. `pred` asks for a predicate result (xSETP, PLOP3), `branch` for a branch or EXIT consumer. */
+ * replaces both. `pred` asks for a predicate result (xSETP, PLOP3); `branch` (checker only) for a guarded branch
+ * or EXIT reading it. The scheduler, which places results before it knows their readers, takes the branch value
+ * for every predicate. */
 int sass_latency_checked(int sm, const char *mnem, int pred, int branch);
-int sass_latency_sched(int sm, const char *mnem, int pred, int branch);
+int sass_latency_sched(int sm, const char *mnem, int pred);
 
 /* Variable-latency instructions: the scheduler gives each a write scoreboard that readers and overwriters of its
  * results wait on (facts file: S2R, S2UR, LDC, loads, stores, atomics, SHFL, MUFU, conversions, POPC, FLO, BREV,

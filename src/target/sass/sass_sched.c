@@ -86,8 +86,9 @@ size_t sass_schedule(const sass_isa *isa, uint64_t (*w)[2], size_t n, const uint
       if (gap > 15)
         gap = 15; /* not reached: no latency in the table exceeds 13 */
       uint64_t *pw = w[i - 1];
-      set_ctl(pw, (unsigned)gap, gap >= 4 && !is_branch(sass_match_form(isa, pw) ? sass_match_form(isa, pw)->mnem : "BRA"),
-              (unsigned)(pw[1] >> 46 & 7), (unsigned)(pw[1] >> 49 & 7), (unsigned)(pw[1] >> 52 & 0x3f));
+      const sass_form *pf = sass_match_form(isa, pw);
+      set_ctl(pw, (unsigned)gap, gap >= 4 && pf && !is_branch(pf->mnem), (unsigned)(pw[1] >> 46 & 7),
+              (unsigned)(pw[1] >> 49 & 7), (unsigned)(pw[1] >> 52 & 0x3f));
       cyc = prev_cyc + gap;
     }
     if (wait) {
@@ -113,7 +114,7 @@ size_t sass_schedule(const sass_isa *isa, uint64_t (*w)[2], size_t n, const uint
         if (op[k].is_dest && wb != 7) {
           pend[q] |= (uint8_t)(1u << wb), ready[q] = 0;
         } else if (op[k].is_dest) {
-          int lat = sass_latency_sched(isa->sm, m, q >= SASS_REG_P, 0);
+          int lat = sass_latency_sched(isa->sm, m, q >= SASS_REG_P);
           ready[q] = cyc + (lat ? lat : 15); /* an instruction the table lacks: the longest stall */
         } else if (rb != 7) {
           rd[q] |= (uint8_t)(1u << rb);

@@ -10,7 +10,8 @@
 
 /* Rewrites the control bits (105-121) of n assembled words in place; reuse flags stay. is_target[i] (may be NULL)
  * marks branch targets. The result has no hazard by sass_check_hazards' rules (tests/integration/sass_cli.sh
- * checks it). Returns the number of words that could not be matched to a form (left with their bits). */
+ * and tests/unit/test_sass_sched.c check it). Returns the number of words no form matched (they get no
+ * scoreboards and drain everything before them). Not reentrant (static state). */
 size_t sass_schedule(const sass_isa *isa, uint64_t (*words)[2], size_t n, const uint8_t *is_target);
 
 /* Writes `[B------:R-:W-:Y:S04] `-style prefix text for word w into buf (at least 24 bytes). */

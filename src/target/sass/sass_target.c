@@ -36,7 +36,8 @@ static void sass_facts(const gasp_target *t, const gasp_task *task, gasp_str *o)
                   "- Optional control prefix per instruction: `[B------:R-:W-:Y:S04]` = wait mask on scoreboards "
                   "SB0-SB5, read scoreboard, write scoreboard, yield, stall cycles 0-15. Variable-latency results "
                   "(S2R, LDG, LDS, LDC, MUFU, SHFL, conversions) must set a write scoreboard that consumers wait on. "
-                  "Without a prefix the assembler uses stall 15 and no scoreboards.\n"
+                  "Leave the prefixes out on every line and gasp assigns them; where some lines have one, a line "
+                  "without gets stall 15 and no scoreboards.\n"
                   "- Labels are `name:` lines; branches name them as BRA `(name) ;. End every path with EXIT ;.\n"
                   "- The assembler knows %zu instruction forms learned from nvcc output; others are refused with the "
                   "nearest known form.\n",
