@@ -96,7 +96,7 @@ typedef struct {
   gasp_backend **bk;
   const char *variant;
   gasp_gen_params gp;
-  int repair, rewrite, no_time, seed, quiet, tty, fresh, spares, nworkers, first_device, ngpu;
+  int repair, rewrite, allow_hazards, no_time, seed, quiet, tty, fresh, spares, nworkers, first_device, ngpu;
   const bench_item *items;
   /* the writer (this process) */
   FILE *f;
@@ -223,6 +223,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
       eo.baseline = c->have_base == 1 ? &c->baseline : NULL;
       eo.baseline_cache_ms = &c->base_ms;
       eo.rewrite = c->rewrite;
+      eo.allow_hazards = c->allow_hazards;
       if (gasp_eval(t, task, &eo, &rec)) {
         /* not the candidate's doing: record nothing, so --resume runs it again */
         fprintf(stderr, "gasp bench: error: the GPU worker cannot be restarted; stopping (rerun with --resume)\n");
@@ -289,7 +290,7 @@ int cmd_bench(int argc, char **argv) {
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, workers = 0, per_gpu = 0, mpi = 0,
       endpoint_limit = 0, request_timeout = 300, parallel = 0, gpu_layers = 0, ctx = 0, logprobs = 0, top_k = 0,
-      threads = 0;
+      threads = 0, allow_hazards = 0;
   const char *grammar = "off";
   double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
@@ -324,6 +325,8 @@ int cmd_bench(int argc, char **argv) {
       {"request-timeout", 0, OPT_INT, "S", "openai backend: seconds a request may take before it counts as failed (default 300)", &request_timeout},
       {"stop", 0, OPT_MULTI, "S", "stop string for generation (repeatable, at most 4)", &stops},
       {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters (e.g. split misaligned vector accesses) before checking", &rewrite},
+      {"allow-hazards", 0, OPT_FLAG, NULL, "run binaries whose only errors are hazards (SASS), e.g. to calibrate "
+       "latencies; the records keep the errors", &allow_hazards},
       {"repair", 0, OPT_INT, "N", "up to N repair turns for a failed candidate, quoting its failure (default 0)", &repair},
       {"seed", 0, OPT_INT, "N", "seed for sampling and inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "do not time passing candidates against the reference", &no_time},
@@ -549,6 +552,7 @@ int cmd_bench(int argc, char **argv) {
   for (int i = 0; i < stops.n && i < 4; i++) c.gp.stop[i] = stops.v[i];
   c.repair = repair;
   c.rewrite = rewrite;
+  c.allow_hazards = allow_hazards;
   c.no_time = no_time;
   c.seed = seed;
   c.quiet = quiet;

@@ -2,23 +2,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "../core/util.h"
 #include "../extract/extract.h"
 #include "cli.h"
 #include "common.h"
 
 static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary) {
-  const char *target = NULL, *task_id = NULL, *out = NULL;
+  const char *target = NULL, *task_id = NULL, *out = NULL, *emit = NULL;
   int quiet = 0, fix = 0, parse_only = 0;
   gasp_opt check_opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
-      {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters first (e.g. split misaligned vector accesses)", &fix},
+      {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters first (e.g. split misaligned vector accesses, "
+       "SASS hazards)", &fix},
+      {"fix", 0, OPT_FLAG, NULL, "the same as --rewrite", &fix},
+      {"emit", 0, OPT_STR, "FILE", "write the assembler input after the rewriters to FILE (e.g. SASS with the "
+       "control codes gasp assigned or repaired)", &emit},
       {"parse-only", 0, OPT_FLAG, NULL, "only gasp's own parser (syntax), no assembler", &parse_only},
       {0}};
   gasp_opt asm_opts[] = {
-      check_opts[0], check_opts[1], check_opts[2], check_opts[3],
+      check_opts[0], check_opts[1], check_opts[2], check_opts[3], check_opts[4], check_opts[5],
       {"output", 'o', OPT_STR, "OUT", "where to write the binary", &out},
       {0}};
   gasp_cmd_spec spec = {
@@ -28,7 +34,8 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
                     "registers per thread.",
       "FILE may be a raw model answer: the assembly is taken from markdown fences or from the prose around it.\n"
       "Problems are printed one per line as FILE:LINE:COL: error: CLASS: message, where CLASS is one of extract,\n"
-      "syntax, semantic, resource, range; lines and columns point into FILE as given.",
+      "syntax, semantic, resource, range, hazard; lines and columns point into FILE as given. Notes say what\n"
+      "gasp did or found (SASS: control codes it assigned, registers per thread and the occupancy that follows).",
       want_binary ? asm_opts : check_opts};
   const char *pos[1];
   int npos;
@@ -96,7 +103,18 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
   eo.stop_after_check = 1;
   eo.binary_out = &bin;
   eo.rewrite = fix;
+  char *emitted = NULL;
+  if (emit) eo.source_out = &emitted;
   gasp_eval(t, task, &eo, &rec);
+  if (emit && emitted && gasp_write_file(emit, emitted, strlen(emitted))) {
+    gasp_cli_error(cmd, "cannot write '%s'", emit);
+    free(emitted);
+    gasp_binary_free(&bin);
+    gasp_record_free(&rec);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
+  }
+  free(emitted);
   int exit_code = GASP_EXIT_OK;
   if (!quiet) cli_print_diags(&rec.diags, pos[0], stderr);
   if (rec.cls == GASP_CLASS_ERROR) exit_code = GASP_EXIT_ENV; /* the tool failed, not the answer */

@@ -32,13 +32,17 @@ void cli_print_verdict(const gasp_record *rec, FILE *out) {
 
 int cmd_run(int argc, char **argv) {
   const char *target = NULL, *task_id = NULL;
-  int json = 0, no_time = 0, seed = 1;
+  int json = 0, no_time = 0, seed = 1, fix = 0, allow_hazards = 0;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90)", &target},
       {"task", 0, OPT_STR, "ID", "the task FILE answers", &task_id},
       {"seed", 0, OPT_INT, "N", "seed for the inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "skip timing against the nvcc reference", &no_time},
       {"json", 0, OPT_FLAG, NULL, "print the results record as JSON", &json},
+      {"fix", 0, OPT_FLAG, NULL, "apply the target's rewriters first (SASS: repair hazards; same as --rewrite)", &fix},
+      {"rewrite", 0, OPT_FLAG, NULL, "the same as --fix", &fix},
+      {"allow-hazards", 0, OPT_FLAG, NULL, "run even when the only errors are hazards (SASS), to see what the GPU "
+       "does with them; the record keeps the errors", &allow_hazards},
       {0}};
   gasp_cmd_spec spec = {
       "run", "--target T --task ID FILE [--json]",
@@ -105,6 +109,8 @@ int cmd_run(int argc, char **argv) {
   eo.time = !no_time;
   eo.flush_l2 = 1;
   eo.baseline = have_base ? &baseline : NULL;
+  eo.rewrite = fix;
+  eo.allow_hazards = allow_hazards;
   gasp_eval(t, task, &eo, &rec);
   cli_print_diags(&rec.diags, pos[0], stderr);
   cli_print_diags(&bd, task->path, stderr);

@@ -59,6 +59,10 @@ typedef struct {
   int stop_after_check;    /* `gasp check` / `asm`: no run */
   int rewrite;             /* run the target's rewriters before checking */
   gasp_binary *binary_out; /* when not NULL, receives the assembled binary */
+  char **source_out;       /* when not NULL, receives the assembler input after the rewriters (malloc'd; the
+                            * caller frees), e.g. SASS with the control codes --fix gave it */
+  int allow_hazards;       /* run a binary the check refused for hazards alone (targets that assemble despite
+                            * them, SASS): what the hardware does with them; the record keeps the errors */
 } gasp_eval_opts;
 
 /* Fills rec->stage, cls, diags, verdict from rec->answer. Returns 0, or -1 when the GPU pool broke for

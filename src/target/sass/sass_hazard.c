@@ -3,11 +3,14 @@
  * written only after an instruction waits on that scoreboard (RAW, WAW). An instruction that names a read
  * scoreboard (stores, loads with register addresses) still reads its source registers; overwriting one before
  * waiting on it is WAR. Tracked within straight-line code: state is dropped at labels and after control flow,
- * so a hazard across blocks is missed but none is invented. Fixed-latency stall counts are not checked (the
- * latency table is not calibrated on the H200 yet). */
+ * so a hazard across blocks is missed but none is invented. Fixed-latency results (sass_arch.c's table) must be
+ * read no sooner than the producer's latency, counted as the sum of the stall counts in between (a lower bound
+ * on the cycles that pass: waits may add more). The table holds the shortest distances ptxas itself used, so
+ * nvcc's code passes by construction; values below them are flagged. */
 #include <stdio.h>
 #include <string.h>
 
+#include "sass_arch.h"
 #include "sass_hazard.h"
 #include "sass_internal.h"
 
@@ -37,7 +40,7 @@ static int no_dest(const char *m)
   return 0;
 }
 
-static int ends_block(const char *m)
+int sass_ends_block(const char *m)
 {
   static const char *const s[] = {"BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "CALL", "BSYNC", "BREAK", "WARPSYNC", "BSSY",
                                   "KILL", NULL};
@@ -102,6 +105,135 @@ static int needs_scoreboard(const char *m)
     if (starts(m, s[i]))
       return 1;
   return 0;
+}
+
+
+const char *sass_reg_name(int reg, char *buf, size_t cap)
+{
+  if (reg >= SASS_REG_UP)
+    snprintf(buf, cap, "UP%d", reg - SASS_REG_UP);
+  else if (reg >= SASS_REG_P)
+    snprintf(buf, cap, "P%d", reg - SASS_REG_P);
+  else if (reg >= SASS_REG_UR)
+    snprintf(buf, cap, "UR%d", reg - SASS_REG_UR);
+  else
+    snprintf(buf, cap, "R%d", reg);
+  return buf;
+}
+
+/* Results: the leading predicates (ISETP P0, PT, ...; SHFL PT, R5, ...), then, except in instructions whose
+ * results are predicates only, the first R or UR operand and the carry-out predicates right after it
+ * (IADD3 R8, P1, P2, ...; VOTE.ANY R5, PT, P0 writes PT only). Everything else is read. */
+int sass_insn_operands(const sass_form *f, const uint64_t w[2], sass_opnd *out, int cap)
+{
+  int n = 0;
+  unsigned g = (unsigned)(w[0] >> 12 & 7);
+  if (g != 7 && n < cap)
+    out[n++] = (sass_opnd){(f->guard_up ? SASS_REG_UP : SASS_REG_P) + (int)g, 1, 0};
+  int nodest = no_dest(f->mnem), pred_only = strstr(f->mnem, "SETP") || starts(f->mnem, "PLOP3") ||
+                                              starts(f->mnem, "UPLOP3") || starts(f->mnem, "FCHK");
+  int vote = starts(f->mnem, "VOTE") || starts(f->mnem, "VOTEU");
+  int is_dest[SASS_MAX_OPS] = {0}, last_r = -1, k = 0;
+  for (int i = 0; i < f->nops; i++)
+    if (f->kinds[i] == SASS_K_R)
+      last_r = i;
+  if (!nodest) {
+    while (k < f->nops && (f->kinds[k] == SASS_K_P || f->kinds[k] == SASS_K_UP))
+      is_dest[k++] = 1;
+    if (!pred_only && k < f->nops && (f->kinds[k] == SASS_K_R || f->kinds[k] == SASS_K_UR)) {
+      is_dest[k++] = 1;
+      for (int c = 0; k < f->nops && (f->kinds[k] == SASS_K_P || f->kinds[k] == SASS_K_UP) && c < (vote ? 1 : 2); c++)
+        is_dest[k++] = 1;
+    }
+  }
+  for (int q = 0; q < f->nfields && n < cap; q++) {
+    const sass_field *fd = &f->fields[q];
+    int v = (int)field_value(fd, w), idx = fd->idx, base, sp = 1;
+    switch (fd->kind) {
+    case SASS_K_R:
+      if (v >= 255)
+        continue;
+      base = SASS_REG_R;
+      sp = span(f, idx, is_dest[idx], last_r);
+      break;
+    case SASS_K_UR: {
+      if (v >= 63)
+        continue;
+      base = SASS_REG_UR;
+      /* desc[URn] names a 64-bit descriptor; .64/.128 uniform results */
+      const char *p = f->skel;
+      for (int c = -1; *p; p++)
+        if (*p == '%' && ++c == idx)
+          break;
+      if (p - f->skel >= 7 && !strncmp(p - 7, "desc[UR", 7))
+        sp = 2;
+      else if (is_dest[idx])
+        sp = strstr(f->mnem, ".128") ? 4 : strstr(f->mnem, ".64") ? 2 : 1;
+      break;
+    }
+    case SASS_K_P:
+    case SASS_K_UP:
+      if ((v & 7) == 7)
+        continue;
+      base = fd->kind == SASS_K_P ? SASS_REG_P : SASS_REG_UP;
+      v &= 7;
+      break;
+    default:
+      continue;
+    }
+    out[n++] = (sass_opnd){base + v, sp, is_dest[idx]};
+  }
+  return n;
+}
+
+/* Fixed-latency reads too early: issue cycles are the running sum of stall counts; state is dropped where the
+ * scoreboard check drops it (labels, control flow). */
+static size_t check_stalls(const sass_isa *isa, const uint64_t (*words)[2], size_t n, const uint8_t *is_target,
+                           sass_hazard *out, size_t cap)
+{
+  static long issued[SASS_REG_COUNT]; /* producer's issue cycle + 1; 0: nothing in flight */
+  static size_t from[SASS_REG_COUNT];
+  static const char *by[SASS_REG_COUNT];
+  memset(issued, 0, sizeof issued);
+  long cyc = 0;
+  size_t nh = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint64_t *w = words[i];
+    const sass_form *f = sass_match_form(isa, w);
+    if (is_target && is_target[i])
+      memset(issued, 0, sizeof issued);
+    sass_opnd op[SASS_MAX_OPS + 1];
+    int nop = f ? sass_insn_operands(f, w, op, SASS_MAX_OPS + 1) : 0;
+    /* IMAD.WIDE reads the high half of its 64-bit addend late: ptxas wrote it 2 or 3 cycles before (int.sm90.O3
+     * int64_ops: IMAD.X R11 -> 2 cycles -> IMAD.WIDE.U32 R10, R2, R4, R10, and IMAD.IADD R11 -> 3 ->
+     * IMAD.WIDE.U32.X R10, ..., R10; mma.sm90.O3 mma_tf32: MOV R3 -> 3 -> IMAD.WIDE.U32 R2, R5, 0x8, R2) while
+     * every other reader of an integer result waited 4: counted as read 2 cycles after issue */
+    int wide = f && strstr(f->mnem, ".WIDE") && starts(f->mnem, "IMAD");
+    int branch = f && (starts(f->mnem, "BRA") || starts(f->mnem, "EXIT") || starts(f->mnem, "BRX") || starts(f->mnem, "JMP"));
+    for (int k = 0; k < nop; k++)
+      for (int q = op[k].reg; !op[k].is_dest && q < op[k].reg + op[k].span && q < SASS_REG_COUNT; q++) {
+        if (!issued[q])
+          continue;
+        int pred = q >= SASS_REG_P && q < SASS_REG_UP;
+        int lat = sass_latency_checked(isa->sm, by[q], pred, branch);
+        long got = cyc - (issued[q] - 1) + 2 * (wide && op[k].span == 2 && q == op[k].reg + 1);
+        if (lat && got < lat) {
+          if (nh < cap)
+            out[nh++] = (sass_hazard){i, from[q], SASS_HAZ_STALL, q, -1, lat, (int)got};
+          issued[q] = 0;
+        }
+      }
+    unsigned wb = (unsigned)(w[1] >> (110 - 64) & 7);
+    for (int k = 0; k < nop; k++)
+      for (int q = op[k].reg; op[k].is_dest && q < op[k].reg + op[k].span && q < SASS_REG_COUNT; q++) {
+        int tracked = wb == 7 && (q < SASS_REG_UR || (q >= SASS_REG_P && q < SASS_REG_UP));
+        issued[q] = tracked ? cyc + 1 : 0, from[q] = i, by[q] = f->mnem;
+      }
+    cyc += (long)(w[1] >> (105 - 64) & 15);
+    if (f && sass_ends_block(f->mnem))
+      memset(issued, 0, sizeof issued);
+  }
+  return nh;
 }
 
 size_t sass_check_hazards(const sass_isa *isa, const uint64_t (*words)[2], size_t n, const uint8_t *is_target,
@@ -180,8 +312,8 @@ size_t sass_check_hazards(const sass_isa *isa, const uint64_t (*words)[2], size_
           reading[q] |= (uint8_t)(1u << rb), producer[q][rb] = i;
       }
     }
-    if (ends_block(f->mnem))
+    if (sass_ends_block(f->mnem))
       memset(pending, 0, sizeof pending), memset(reading, 0, sizeof reading);
   }
-  return nh;
+  return nh + check_stalls(isa, words, n, is_target, out + nh, cap - nh);
 }

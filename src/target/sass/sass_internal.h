@@ -89,4 +89,19 @@ const sass_form *sass_find_form(const sass_isa *isa, const char *key, size_t n);
 /* The form the disassembler picks for a word (NULL when none matches). */
 const sass_form *sass_match_form(const sass_isa *isa, const uint64_t w[2]);
 
+/* One register operand of an instruction, for the hazard checker and the scheduler. Registers live in one
+ * space: R0-R254 at 0-254, UR0-UR62 at 256-318, P0-P6 at 320-326, UP0-UP6 at 328-334 (RZ, URZ, PT, UPT are
+ * left out: they are never waited on). */
+enum { SASS_REG_R = 0, SASS_REG_UR = 256, SASS_REG_P = 320, SASS_REG_UP = 328, SASS_REG_COUNT = 336 };
+typedef struct {
+  int reg;      /* first register in the space above */
+  int span;     /* registers it covers (64-bit: 2, 128-bit: 4) */
+  int is_dest;  /* written by the instruction (else read; the guard predicate is a read) */
+} sass_opnd;
+
+/* The register operands of word w, which form f matched; at most cap. Returns the count. */
+int sass_insn_operands(const sass_form *f, const uint64_t w[2], sass_opnd *out, int cap);
+/* Instructions that end straight-line code (branches, EXIT, calls, convergence barriers). */
+int sass_ends_block(const char *mnem);
+
 #endif

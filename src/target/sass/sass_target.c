@@ -12,9 +12,11 @@
 #include "../target.h"
 #include "sass.h"
 #include "sass_cubin.h"
+#include "sass_arch.h"
 #include "sass_flow.h"
 #include "sass_hazard.h"
 #include "sass_internal.h"
+#include "sass_sched.h"
 
 static int sm_of(const gasp_target *t) { return strstr(t->name, "89") ? 89 : 90; }
 
@@ -34,7 +36,8 @@ static void sass_facts(const gasp_target *t, const gasp_task *task, gasp_str *o)
                   "- Optional control prefix per instruction: `[B------:R-:W-:Y:S04]` = wait mask on scoreboards "
                   "SB0-SB5, read scoreboard, write scoreboard, yield, stall cycles 0-15. Variable-latency results "
                   "(S2R, LDG, LDS, LDC, MUFU, SHFL, conversions) must set a write scoreboard that consumers wait on. "
-                  "Without a prefix the assembler uses stall 15 and no scoreboards.\n"
+                  "Leave the prefixes out on every line and gasp assigns them; where some lines have one, a line "
+                  "without gets stall 15 and no scoreboards.\n"
                   "- Labels are `name:` lines; branches name them as BRA `(name) ;. End every path with EXIT ;.\n"
                   "- The assembler knows %zu instruction forms learned from nvcc output; others are refused with the "
                   "nearest known form.\n",
@@ -67,7 +70,7 @@ static void sass_example(const gasp_target *t, const gasp_task *task, gasp_str *
   else
     gasp_str_puts(o, "```sass\n"
                      "[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;\n"
-                     "[B------:R-:W-:-:S02] MOV R3, 0x4 ;\n"
+                     "[B------:R-:W-:-:S04] MOV R3, 0x4 ;\n"
                      "[B0-----:R-:W-:-:S05] IMAD.WIDE R2, R0, R3, c[0x0][0x160] ;\n"
                      "[B------:R-:W-:-:S01] STG.E [R2.64], R0 ;\n"
                      "[B------:R-:W-:-:S05] EXIT ;\n"
@@ -146,6 +149,86 @@ static gasp_class class_of(const char *msg)
   return GASP_CLASS_SYNTAX;
 }
 
+/* 1-based column of register `reg` (sass_internal.h's space) in instruction text l: a write in the first operand,
+ * a read after it or in the guard; a register inside a 64/128-bit operand is found by the operand's first
+ * register. 1 when not found. */
+static int reg_col(const char *l, int reg, int is_write)
+{
+  const char *p = l;
+  if (*p == '[' && strchr(p, ']'))
+    p = strchr(p, ']') + 1;
+  while (*p == ' ')
+    p++;
+  const char *guard = *p == '@' ? p : NULL;
+  if (guard) {
+    while (*p && *p != ' ')
+      p++;
+    while (*p == ' ')
+      p++;
+  }
+  char name[16];
+  if (guard && !is_write && strstr(guard, sass_reg_name(reg, name, sizeof name)) &&
+      strstr(guard, name) < p)
+    return (int)(guard - l) + 1;
+  while (*p && *p != ' ')
+    p++; /* the mnemonic */
+  const char *comma = strchr(p, ',');
+  int base = reg >= SASS_REG_UP ? SASS_REG_UP : reg >= SASS_REG_P ? SASS_REG_P : reg >= SASS_REG_UR ? SASS_REG_UR : 0;
+  const char *any = NULL;
+  for (int back = 0; back < 4 && reg - back >= base; back++) {
+    size_t nl = strlen(sass_reg_name(reg - back, name, sizeof name));
+    for (const char *q = strstr(p, name); q; q = strstr(q + 1, name)) {
+      if ((q > l && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) || isdigit((unsigned char)q[nl]))
+        continue;
+      int in_first = !comma || q < comma;
+      if (in_first == is_write)
+        return (int)(q - l) + 1;
+      if (!any)
+        any = q;
+    }
+    if (any)
+      return (int)(any - l) + 1;
+  }
+  return 1;
+}
+
+/* Registers per thread against the task's budget and the SM's register file (sass_arch.h), with the occupancy
+ * that follows as a note. Returns the number of errors added. */
+static int report_occupancy(int sm, int regs, const gasp_task *task, gasp_diags *d)
+{
+  gasp_trial_shape sh;
+  char e[128];
+  int threads = 0;
+  /* a task file's launch block (the CLI's stand-in task for a bare file has none worth reporting) */
+  if (task && task->path[0] && task->block[0][0] && !gasp_task_shape(task, 0, &sh, e, sizeof e))
+    threads = (int)(sh.block[0] * sh.block[1] * sh.block[2]);
+  sass_occupancy oc;
+  if (sass_occupancy_compute(sm, regs, threads, &oc))
+    return 0;
+  const sass_arch_limits *lim = sass_arch_limits_get(sm);
+  char occ[200] = "";
+  if (threads)
+    snprintf(occ, sizeof occ, "; blocks of %d threads: %d per SM, %d warps, occupancy %d%%", threads, oc.blocks_per_sm,
+             oc.warps_per_sm, 100 * oc.warps_per_sm / oc.max_warps);
+  gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_RESOURCE, 0, 0,
+                 "%d registers per thread (highest register used + 3, as nvcc counts); a warp takes %d of the SM's %d "
+                 "(allocated in units of %d), so %d of %d warps fit by registers%s", regs, oc.regs_per_warp,
+                 lim->regs_per_sm, lim->reg_alloc_unit, oc.warps_by_regs, oc.max_warps, occ);
+  int errors = 0;
+  if (task && task->max_regs > 0 && regs > task->max_regs) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, 0, 0, "%d registers per thread; the task allows %d", regs,
+                   task->max_regs);
+    errors++;
+  }
+  if (threads && oc.blocks_per_sm == 0) {
+    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, 0, 0,
+                   "%d registers per thread: a block of %d threads needs %d registers, more than an SM's %d; the "
+                   "launch would fail", regs, threads, oc.regs_per_warp * ((threads + 31) / 32), lim->regs_per_sm);
+    errors++;
+  }
+  return errors;
+}
+
 static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_source *src, gasp_binary *bin,
                       gasp_diags *d)
 {
@@ -165,9 +248,12 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
   label_set ls = {calloc(nlines, sizeof(char *)), calloc(nlines, sizeof(uint64_t)), 0};
   uint8_t *code = malloc(16 * nlines);
   int *line_of = calloc(nlines, sizeof *line_of);
+  int *indent = calloc(nlines, sizeof *indent);     /* characters clean_line took off the front of each line */
+  const char **insn_text = calloc(nlines, sizeof *insn_text);
+  int *insn_indent = calloc(nlines, sizeof *insn_indent);
   sass_flow_insn *flow = calloc(nlines, sizeof *flow);
-  int errors = 0;
-  if (!lines || !ls.names || !ls.addr || !code || !line_of || !flow) {
+  int errors = 0, any_ctl = 0, hazards = 0;
+  if (!lines || !ls.names || !ls.addr || !code || !line_of || !flow || !indent || !insn_text || !insn_indent) {
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory");
     errors = 1;
     goto done;
@@ -181,6 +267,7 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
   }
   for (size_t i = 0; i < n; i++) {
     char *l = clean_line(lines[i]);
+    indent[i] = (int)(l - lines[i]);
     lines[i] = l;
     if (!*l || (*l == '.' && !is_label(l)))
       continue; /* blank, or an nvdisasm directive (.section, .global, .size, ...) */
@@ -214,7 +301,7 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     sass_asm_opts o = {find_label, &ls, 0};
     int line = gasp_source_map_line(src, (int)i + 1);
     if (sass_asm_line(isa, l, 16 * ninst, &o, w, err, sizeof err, &col)) {
-      gasp_diags_add(d, GASP_SEV_ERROR, class_of(err), line, col ? col + (int)(l - lines[i]) : 0, "%s", err);
+      gasp_diags_add(d, GASP_SEV_ERROR, class_of(err), line, col ? col + indent[i] : 0, "%s", err);
       errors++;
       continue;
     }
@@ -227,31 +314,49 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
         nbar = (int)id + 1;
     }
     memcpy(code + 16 * ninst, w, 16);
+    any_ctl |= *l == '[';
     flow[ninst] = (sass_flow_insn){l, line};
+    insn_text[ninst] = l, insn_indent[ninst] = indent[i];
     line_of[ninst++] = line;
   }
-  /* scoreboard hazards, only where the answer wrote control codes (without them the assembler's stall 15 and
-   * no scoreboards are checked by the variable-latency rule below as well) */
+  /* control codes: an answer with none at all gets gasp's (sass_sched.c), and the checker then holds the
+   * scheduler to its own rules; an answer that wrote any keeps them, and lines without a prefix have the
+   * assembler's stall 15 and no scoreboards */
   if (!errors && ninst) {
     uint8_t *tg = calloc(ninst, 1);
     for (size_t k = 0; k < ls.n && tg; k++)
       if (ls.addr[k] / 16 < ninst)
         tg[ls.addr[k] / 16] = 1;
+    if (!any_ctl && tg) {
+      sass_schedule(isa, (uint64_t(*)[2])code, ninst, tg);
+      gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_HAZARD, line_of[0], 1,
+                     "no control codes: gasp assigned stalls, scoreboards, waits and yields to all %zu instructions "
+                     "('gasp check --fix --emit FILE' writes them out)", ninst);
+    }
     sass_hazard hz[64];
     size_t nh = tg ? sass_check_hazards(isa, (const uint64_t(*)[2])code, ninst, tg, hz, 64) : 0;
-    static const char *const kind[] = {"read-after-write", "write-after-write", "write-after-read", "read-after-write"};
+    static const char *const kind[] = {"read-after-write", "write-after-write", "write-after-read", "read-after-write",
+                                       "read-after-write"};
     for (size_t k = 0; k < nh; k++) {
       const sass_hazard *h = &hz[k];
-      if (h->kind == SASS_HAZ_NOSB)
-        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
-                       "%s hazard on R%d: its producer at line %d has variable latency and sets no write scoreboard "
-                       "(give it W<n> and wait with B<n> here)", kind[h->kind], h->reg, line_of[h->producer]);
+      char rn[16];
+      sass_reg_name(h->reg, rn, sizeof rn);
+      int col = insn_indent[h->at] + reg_col(insn_text[h->at], h->reg, h->kind == SASS_HAZ_WAW || h->kind == SASS_HAZ_WAR);
+      if (h->kind == SASS_HAZ_STALL)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
+                       "%s hazard on %s: its producer at line %d has a fixed latency of %d cycles but the stall counts "
+                       "since give %d (raise them by %d)", kind[h->kind], rn, line_of[h->producer], h->need, h->got,
+                       h->need - h->got);
+      else if (h->kind == SASS_HAZ_NOSB)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
+                       "%s hazard on %s: its producer at line %d has variable latency and sets no write scoreboard "
+                       "(give it W<n> and wait with B<n> here)", kind[h->kind], rn, line_of[h->producer]);
       else
-        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], 1,
-                       "%s hazard on R%d: scoreboard SB%d of line %d is not waited on before this instruction "
-                       "(add %d to its B mask)", kind[h->kind], h->reg, h->sb, line_of[h->producer], h->sb);
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
+                       "%s hazard on %s: scoreboard SB%d of line %d is not waited on before this instruction "
+                       "(add %d to its B mask)", kind[h->kind], rn, h->sb, line_of[h->producer], h->sb);
     }
-    errors += (int)nh;
+    hazards = (int)nh; /* the binary is still made: `gasp run --allow-hazards` runs it to see what they do */
     free(tg);
   }
   /* EXIT on every path, BSSY/BSYNC pairing */
@@ -266,11 +371,10 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     errors++;
   }
   int regs = errors ? -1 : sass_regcount(isa, code, 16 * ninst);
-  if (!errors && task && task->max_regs > 0 && regs > task->max_regs) {
-    gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_RESOURCE, 0, 0, "%d registers per thread; the task allows %d", regs,
-                   task->max_regs);
-    errors++;
-  }
+  if (regs > 255)
+    regs = 255; /* R253/R254 in use: the +3 is nvcc's habit, the hardware's limit is 255 */
+  if (!errors && regs > 0)
+    errors += report_occupancy(sm, regs, task, d);
   if (!errors && bin) {
     uint32_t psize[GASP_MAX_PARAMS];
     int np = task ? task->nparams : 0;
@@ -299,15 +403,19 @@ done:
   free(ls.addr);
   free(code);
   free(line_of);
+  free(indent), free(insn_text), free(insn_indent);
   free(flow);
   free(text);
-  return errors ? -1 : 0;
+  return errors || hazards ? -1 : 0;
 }
 
-/* --rewrite (the article's hazard rewriter): control codes are made safe. Each flagged read or write waits on
- * the scoreboard it needs (its B mask gains the bit); a variable-latency result without a scoreboard gets one
- * (W<n>, round robin over SB0-SB5) and its readers wait on it. Lines keep their numbers; comments on rewritten
- * lines are dropped. Returns the number of instructions changed. */
+/* --rewrite / --fix (the article's hazard rewriter): control codes are made safe. Each flagged read or write
+ * waits on the scoreboard it needs (its B mask gains the bit); a variable-latency result without a scoreboard
+ * gets one (W<n>, round robin over SB0-SB5) and its readers wait on it; a fixed-latency result read too early
+ * gets the missing cycles added to the stall counts before the reader (the reader's predecessor first, then
+ * further back). An answer without any control codes gets gasp's schedule (sass_sched.c) written out, each
+ * instruction keeping its text behind the new prefix. Lines keep their numbers; comments on rewritten lines are
+ * dropped. Returns the number of instructions changed. */
 static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *src, gasp_diags *d)
 {
   (void)task;
@@ -366,6 +474,15 @@ static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source
   for (size_t k = 0; k < ls.n && tg; k++)
     if (ls.addr[k] / 16 < ninst)
       tg[ls.addr[k] / 16] = 1;
+  int any_ctl = 0, scheduled = 0;
+  for (size_t k = 0; k < ninst; k++)
+    any_ctl |= clean[line_at[k]][0] == '[';
+  if (!any_ctl && tg && ninst) {
+    sass_schedule(isa, w, ninst, tg);
+    for (size_t k = 0; k < ninst; k++)
+      changed[k] = 1;
+    scheduled = 1;
+  }
   int next_sb = 0;
   for (int round = 0; round < 64 && tg; round++) {
     sass_hazard hz[256];
@@ -375,6 +492,16 @@ static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source
     for (size_t k = 0; k < nh; k++) {
       size_t at = hz[k].at, pr = hz[k].producer;
       int sb = hz[k].sb;
+      if (hz[k].kind == SASS_HAZ_STALL) {
+        int deficit = hz[k].need - hz[k].got;
+        for (size_t q = at; deficit > 0 && q-- > pr;) {
+          unsigned st = (unsigned)(w[q][1] >> 41 & 15), add = 15 - st < (unsigned)deficit ? 15 - st : (unsigned)deficit;
+          w[q][1] = (w[q][1] & ~(15ull << 41)) | (uint64_t)(st + add) << 41;
+          deficit -= (int)add;
+          changed[q] |= add > 0;
+        }
+        continue;
+      }
       if (hz[k].kind == SASS_HAZ_NOSB) {
         sb = next_sb++ % 6;
         w[pr][1] = (w[pr][1] & ~(7ull << 46)) | (uint64_t)sb << 46;
@@ -390,27 +517,18 @@ static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source
   for (size_t i = 0, k = 0; i < n; i++) {
     if (k < ninst && line_at[k] == i) {
       if (changed[k]) {
-        char dis[600];
-        /* reprint the word itself: prefix and instruction as our disassembler writes them */
-        if (!sass_disasm_word(isa, w[k], 16 * k, 1, NULL, NULL, dis, sizeof dis) && !strstr(dis, "`(")) {
-          gasp_str_printf(&out, "%s", dis);
-        } else {
-          /* branches: keep the label text, put the new control prefix in front */
-          const char *l = clean[i];
-          if (*l == '[' && strchr(l, ']'))
-            l = strchr(l, ']') + 1;
-          while (*l == ' ')
-            l++;
-          unsigned wt = (unsigned)(w[k][1] >> 52 & 0x3f), rb = (unsigned)(w[k][1] >> 49 & 7), wb = (unsigned)(w[k][1] >> 46 & 7);
-          char b[7];
-          for (int q = 0; q < 6; q++)
-            b[q] = wt >> q & 1 ? (char)('0' + q) : '-';
-          b[6] = 0;
-          gasp_str_printf(&out, "[B%s:R%c:W%c:%s:S%02u] %s", b, rb == 7 ? '-' : (char)('0' + rb), wb == 7 ? '-' : (char)('0' + wb),
-                          w[k][1] >> 45 & 1 ? "-" : "Y", (unsigned)(w[k][1] >> 41 & 15), l);
-        }
-        gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_HAZARD, gasp_source_map_line(src, (int)i + 1), 1,
-                       "control codes rewritten to remove a scoreboard hazard");
+        /* the instruction's own text behind the new control prefix (any old prefix dropped) */
+        const char *l = clean[i];
+        if (*l == '[' && strchr(l, ']'))
+          l = strchr(l, ']') + 1;
+        while (*l == ' ')
+          l++;
+        char pre[40];
+        sass_ctl_prefix(w[k], pre, sizeof pre);
+        gasp_str_printf(&out, "%s%s", pre, l);
+        if (!scheduled)
+          gasp_diags_add(d, GASP_SEV_NOTE, GASP_CLASS_HAZARD, gasp_source_map_line(src, (int)i + 1), 1,
+                         "control codes rewritten to remove a hazard");
         nchanged++;
       } else {
         gasp_str_puts(&out, lines[i]);
