@@ -60,5 +60,6 @@ int cmd_genspeed(int argc, char **argv);
 int cmd_grammar(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

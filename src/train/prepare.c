@@ -259,8 +259,10 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
   }
   rc = 0;
 out:
-  if (ft && fclose(ft)) rc = -1;
-  if (fm && fclose(fm)) rc = -1;
+  if ((ft && fclose(ft)) | (fm && fclose(fm)) && !rc) {
+    snprintf(err, cap, "cannot write in '%s' (disk full?)", o->out_dir);
+    rc = -1;
+  }
   json_decref(samples);
   json_decref(index);
   free(P.v), free(J.v), free(line);
