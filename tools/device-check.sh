@@ -57,7 +57,7 @@ timeout 90 ./gasp throughput -n 2000 --fresh 3 --faults 0 2>&1 | tail -8
 echo "== throughput, vector_add"
 timeout 60 ./gasp throughput -n 2000 --fresh 3 --faults 0 --tasks vector_add 2>&1 | tail -7
 echo "== reference backend over the suite"
-timeout 150 ./gasp bench --target ptx-sm90 -q -o "$OUT/ref.jsonl"
+timeout 150 ./gasp bench --backend reference --target ptx-sm90 -q -o "$OUT/ref.jsonl"
 ./gasp report "$OUT/ref.jsonl" | head -12
 echo "== GPU tests (100 faulting candidates)"
 GASP_GPU_FAULTS=100 timeout 150 ./tests/test_gpu 2>&1 | tee "$OUT/test_gpu.log" | grep -v '^fault ' | tail -20

@@ -299,14 +299,16 @@ int cmd_bench(int argc, char **argv) {
       {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
       {"samples", 'k', OPT_INT, "K", "answers per task (default 1)", &samples},
       {"backend", 'b', OPT_MULTI, "B", "reference | files | openai | llama (repeatable; default llama when a model "
-                                       "is set by --model PATH.gguf or GASP_MODEL, else reference)", &backends},
+                                       "is there: --model PATH.gguf, GASP_MODEL or the shipped model; else reference)",
+       &backends},
       {"output", 'o', OPT_STR, "FILE", "results file (JSONL), required", &out},
       {"resume", 0, OPT_FLAG, NULL, "skip candidates already in the results file", &resume},
       {"variant", 0, OPT_STR, "V", "prompt variant (default constrained+example+facts)", &variant},
       {"answers", 0, OPT_STR, "PATH", "files backend: directory of <task>.<sample>.txt or a JSONL file", &answers},
       {"url", 0, OPT_MULTI, "URL", "openai backend: base URL, e.g. http://127.0.0.1:8080/v1; repeat or comma-separate for a pool, URL#N limits one to N requests at once", &urls},
       {"endpoint-limit", 0, OPT_INT, "N", "openai backend: requests at once per endpoint unless URL#N says (default: no limit)", &endpoint_limit},
-      {"model", 'm', OPT_STR, "M", "llama backend: the GGUF file (default $GASP_MODEL); openai backend: model name", &model},
+      {"model", 'm', OPT_STR, "M", "llama backend: the GGUF file (default $GASP_MODEL, else the shipped model); "
+                                   "none: no model (reference backend); openai backend: model name", &model},
       {"grammar", 0, OPT_STR, "on|off", "llama backend: decode under the target's GBNF grammar (default off)", &grammar},
       {"parallel", 0, OPT_INT, "N", "llama backend: samples of one prompt decoded together in one batch (default: "
                                     "all samples, at most 32)", &parallel},
@@ -358,6 +360,17 @@ int cmd_bench(int argc, char **argv) {
       "--endpoint-limit N, shared by all workers); an endpoint that refuses, times out or answers 5xx is\n"
       "set aside for a growing while and the request fails over to the next; changes of health go to stderr.",
       opts};
+  /* the help names the default model as this gasp would find it now */
+  char details[4096];
+  const char *shipped = cli_shipped_model();
+  snprintf(details, sizeof details,
+           "%s\n\nDefault model. Without --model and GASP_MODEL the llama backend loads the shipped model: "
+           "$GASP_DATA_DIR/models/gasp-small.gguf, else %s. When one exists the default backend is llama, otherwise "
+           "reference. Here: %s%s. --model none (or --backend reference) runs the reference backend whatever model "
+           "is configured.",
+           spec.details, GASP_SHIPPED_MODEL_PATH, shipped ? shipped : "none is present",
+           shipped ? " (default backend llama)" : " (default backend reference)");
+  spec.details = details;
   const char *pos[1];
   int npos;
   int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 0);
@@ -453,7 +466,17 @@ int cmd_bench(int argc, char **argv) {
   bo.notice = cli_notice;
   for (int i = 0; i < backends.n; i++) {
     char err[512];
-    bk[i] = gasp_backend_open(backends.v[i], &bo, err, sizeof err);
+    /* the llama backend's model may be the default one; other backends see --model as given */
+    gasp_backend_opts bi = bo;
+    bi.model = !strcmp(backends.v[i], "llama") ? cli_llama_model(model) : cli_model_none(model) ? NULL : model;
+    if (!strcmp(backends.v[i], "llama") && !bi.model) {
+      gasp_cli_error("bench", "the llama backend needs a model: --model PATH.gguf, GASP_MODEL, or the shipped %s",
+                     "models/gasp-small.gguf (not present in this tree)");
+      for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);
+      gasp_taskset_free(&ts);
+      return GASP_EXIT_ENV;
+    }
+    bk[i] = gasp_backend_open(backends.v[i], &bi, err, sizeof err);
     if (!bk[i] && !strcmp(backends.v[i], "llama")) {
       gasp_cli_error("bench", "%s", err);
       for (int k = 0; k < i; k++) gasp_backend_close(bk[k]);

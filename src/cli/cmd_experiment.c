@@ -80,19 +80,6 @@ static void row(FILE *o, const char *claim, const char *article, const gasp_rows
     fprintf(o, "| %s | %s | - (no candidates ran) | - |\n", claim, article);
 }
 
-static int run_self(char **argv) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return -1;
-  self[n] = 0;
-  argv[0] = self;
-  pid_t pid;
-  if (posix_spawn(&pid, self, NULL, NULL, argv, environ)) return -1;
-  int st;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 int cmd_experiment(int argc, char **argv) {
   const char *out = NULL, *backend = NULL, *answers = NULL, *url = NULL, *model = NULL, *tasks = "*";
   gasp_multi targets = {{0}, 0};
@@ -101,10 +88,11 @@ int cmd_experiment(int argc, char **argv) {
       {"output", 'o', OPT_STR, "DIR", "directory for the results files and table.md (required)", &out},
       {"target", 't', OPT_MULTI, "T", "targets to compare (repeatable; default every target)", &targets},
       {"backend", 'b', OPT_STR, "B", "reference | files | openai | llama (default llama when --model is a .gguf "
-                                     "file or GASP_MODEL is set, else reference)", &backend},
+                                     "file, GASP_MODEL is set or the shipped model is there, else reference)", &backend},
       {"answers", 0, OPT_STR, "PATH", "files backend: answers", &answers},
       {"url", 0, OPT_STR, "URL", "openai backend: base URL", &url},
-      {"model", 'm', OPT_STR, "M", "llama backend: GGUF file; openai backend: model name", &model},
+      {"model", 'm', OPT_STR, "M", "llama backend: GGUF file (default $GASP_MODEL, else the shipped "
+                                   "models/gasp-small.gguf); none: no model; openai backend: model name", &model},
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default: bench's)", &max_tokens},
       {"tasks", 0, OPT_STR, "GLOB", "task ids (default all)", &tasks},
       {"samples", 'k', OPT_INT, "K", "answers per task and configuration (default 1)", &samples},
@@ -132,6 +120,8 @@ int cmd_experiment(int argc, char **argv) {
     return GASP_EXIT_ENV;
   }
   if (!backend) backend = cli_default_backend(model);
+  /* every arm runs the same file: the default model is resolved once, here */
+  if (!strcmp(backend, "llama") && !model) model = cli_llama_model(NULL);
   int with_grammar = !strcmp(backend, "llama");
   if (!targets.n)
     for (const gasp_target *const *p = gasp_targets(); *p && targets.n < 16; p++) targets.v[targets.n++] = (*p)->name;
@@ -185,7 +175,7 @@ int cmd_experiment(int argc, char **argv) {
         a[n] = NULL;
         fprintf(stderr, "experiment: %s, %s, repair %s%s\n", targets.v[ti], *v, rs,
                 arm == 2 ? ", rewriters" : arm == 3 ? ", grammar on" : "");
-        int r = run_self(a);
+        int r = cli_run_self(a);
         if (r == 2) {
           /* no task of this target matches: nothing to run there */
           continue;

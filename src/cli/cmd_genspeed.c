@@ -63,10 +63,10 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
 }
 
 int cmd_genspeed(int argc, char **argv) {
-  const char *model = getenv("GASP_MODEL"), *target = "ptx-sm90", *task_id = "vector_add", *grammar = "both";
+  const char *model = NULL, *target = "ptx-sm90", *task_id = "vector_add", *grammar = "both";
   int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2;
   gasp_opt opts[] = {
-      {"model", 'm', OPT_STR, "M.gguf", "the model (default $GASP_MODEL)", &model},
+      {"model", 'm', OPT_STR, "M.gguf", "the model (default $GASP_MODEL, else the shipped models/gasp-small.gguf)", &model},
       {"target", 't', OPT_STR, "T", "the target whose grammar and prompt are used (default ptx-sm90)", &target},
       {"task", 0, OPT_STR, "ID", "the task whose prompt is decoded (default vector_add)", &task_id},
       {"parallel", 0, OPT_INT, "N", "the many-sequence case (default 32; 1 is always measured)", &parallel},
@@ -87,8 +87,9 @@ int cmd_genspeed(int argc, char **argv) {
   int npos;
   int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 0);
   if (rc) return rc < 0 ? 0 : rc;
+  model = cli_llama_model(model);
   if (!model || !*model) {
-    gasp_cli_error("genspeed", "--model M.gguf (or GASP_MODEL) is required");
+    gasp_cli_error("genspeed", "--model M.gguf (or GASP_MODEL, or the shipped models/gasp-small.gguf) is required");
     return GASP_EXIT_USAGE;
   }
   int gon = !strcmp(grammar, "on") || !strcmp(grammar, "both"), goff = !strcmp(grammar, "off") || !strcmp(grammar, "both");

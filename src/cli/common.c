@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 #include "../extract/extract.h"
 #include "cli.h"
@@ -97,7 +102,54 @@ void cli_default_task(gasp_task *t) {
   t->description = "";
 }
 
-const char *cli_default_backend(const char *model) {
+#ifndef GASP_SHIPPED_MODEL
+#define GASP_SHIPPED_MODEL ""
+#endif
+
+const char *cli_shipped_model(void) {
+  static char path[4096];
+  const char *data = getenv("GASP_DATA_DIR");
+  if (data && *data) {
+    snprintf(path, sizeof path, "%s/models/gasp-small.gguf", data);
+    if (!access(path, R_OK)) return path;
+  }
+  if (*GASP_SHIPPED_MODEL && !access(GASP_SHIPPED_MODEL, R_OK)) return GASP_SHIPPED_MODEL;
+  return NULL;
+}
+
+int cli_model_none(const char *model_opt) { return model_opt && !strcmp(model_opt, "none"); }
+
+const char *cli_llama_model(const char *model_opt) {
+  if (cli_model_none(model_opt)) return NULL;
+  if (model_opt && *model_opt) return model_opt;
   const char *env = getenv("GASP_MODEL");
-  return (model && gasp_str_ends_with(model, ".gguf")) || (!model && env && *env) ? "llama" : "reference";
+  if (env && *env) return env;
+  return cli_shipped_model();
+}
+
+const char *cli_default_backend(const char *model) {
+  if (cli_model_none(model)) return "reference";
+  if (model) return gasp_str_ends_with(model, ".gguf") ? "llama" : "reference";
+  return cli_llama_model(NULL) ? "llama" : "reference";
+}
+
+int cli_run_self(char **argv) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return -1;
+  self[n] = 0;
+  argv[0] = self;
+  pid_t pid;
+  if (posix_spawn(&pid, self, NULL, NULL, argv, environ)) return -1;
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int cli_run_argv(char **argv) {
+  pid_t pid;
+  if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ)) return -1;
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

@@ -23,6 +23,8 @@ static const struct {
     {"throughput", cmd_throughput, "measure candidates verified per second on the GPU"},
     {"genspeed", cmd_genspeed, "measure the llama backend's tokens per second (parallel sequences, grammar)"},
     {"mkmodel", cmd_mkmodel, "write a random-weight GGUF model with a real tokenizer (tests, speed runs)"},
+    {"train", cmd_train, "tokenize pairs, convert trainer weights <-> GGUF, fine-tune with llama.cpp"},
+    {"tune", cmd_tune, "improve a model on its own verified answers (generate, verify, fine-tune, repeat)"},
     {"grammar", cmd_grammar, "print the GBNF grammar of well-formed answers to a task"},
 };
 

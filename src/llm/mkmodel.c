@@ -31,6 +31,11 @@ int gasp_mkmodel_preset(const char *name, gasp_mkmodel_opts *o) {
   return 0;
 }
 
+static int gasp_ends_gguf(const char *s) {
+  size_t n = strlen(s);
+  return n >= 5 && !strcmp(s + n - 5, ".gguf");
+}
+
 const char *gasp_mkmodel_default_vocab(const char *arch) {
   static char path[4096];
   const char *dir = getenv("GASP_LLAMA_VOCAB_DIR");
@@ -74,6 +79,70 @@ static void add(builder *b, const char *name, int64_t ne0, int64_t ne1, int kind
   gguf_add_tensor(b->gguf, t);
 }
 
+const char *gasp_vocab_resolve(const char *name_or_path, char *buf, size_t cap) {
+  if (!name_or_path || !*name_or_path) return NULL;
+  if (strchr(name_or_path, '/') || gasp_ends_gguf(name_or_path)) {
+    snprintf(buf, cap, "%s", name_or_path);
+    return buf;
+  }
+  const char *dir = getenv("GASP_LLAMA_VOCAB_DIR");
+  if (!dir || !*dir) dir = GASP_LLAMA_VOCAB_DIR;
+  if (!*dir) return NULL;
+  snprintf(buf, cap, "%s/ggml-vocab-%s.gguf", dir, name_or_path);
+  return buf;
+}
+
+int gasp_gguf_llama_header(struct gguf_context *g, const gasp_mkmodel_opts *o, const char *vocab, const char *name,
+                           const char *description, int64_t *n_vocab, char *err, size_t errcap) {
+  int qwen = !strcmp(o->arch, "qwen2");
+  struct gguf_init_params gp = {true, NULL};
+  struct gguf_context *src = gguf_init_from_file(vocab, gp);
+  if (!src) {
+    snprintf(err, errcap, "cannot read vocabulary GGUF '%s'", vocab);
+    return -1;
+  }
+  int64_t tok = gguf_find_key(src, "tokenizer.ggml.tokens");
+  if (tok < 0) {
+    snprintf(err, errcap, "'%s' holds no tokenizer.ggml.tokens", vocab);
+    gguf_free(src);
+    return -1;
+  }
+  *n_vocab = (int64_t)gguf_get_arr_n(src, tok);
+  /* the tokenizer and every general.* key from the vocab file; anything else (a full model's own
+   * hyperparameters, when the vocabulary is taken from a model file) is dropped, then ours are set */
+  gguf_set_kv(g, src);
+  gguf_free(src);
+  for (int64_t i = gguf_get_n_kv(g) - 1; i >= 0; i--) {
+    const char *k = gguf_get_key(g, i);
+    if (strncmp(k, "tokenizer.", 10) && strncmp(k, "general.", 8)) gguf_remove_key(g, k);
+  }
+  int64_t hd = o->n_embd / o->n_head;
+  char key[128];
+#define KEY(fmt) (snprintf(key, sizeof key, fmt, o->arch), key)
+  gguf_set_val_str(g, "general.architecture", o->arch);
+  gguf_set_val_str(g, "general.name", name);
+  gguf_set_val_str(g, "general.description", description);
+  gguf_set_val_u32(g, KEY("%s.context_length"), (uint32_t)o->n_ctx);
+  gguf_set_val_u32(g, KEY("%s.embedding_length"), (uint32_t)o->n_embd);
+  gguf_set_val_u32(g, KEY("%s.block_count"), (uint32_t)o->n_layer);
+  gguf_set_val_u32(g, KEY("%s.feed_forward_length"), (uint32_t)o->n_ff);
+  gguf_set_val_u32(g, KEY("%s.attention.head_count"), (uint32_t)o->n_head);
+  gguf_set_val_u32(g, KEY("%s.attention.head_count_kv"), (uint32_t)o->n_head_kv);
+  gguf_set_val_u32(g, KEY("%s.rope.dimension_count"), (uint32_t)hd);
+  gguf_set_val_f32(g, KEY("%s.rope.freq_base"), o->rope_theta > 0 ? (float)o->rope_theta : qwen ? 1000000.0f : 10000.0f);
+  gguf_set_val_f32(g, KEY("%s.attention.layer_norm_rms_epsilon"), o->rms_eps > 0 ? (float)o->rms_eps : 1e-6f);
+  gguf_set_val_u32(g, "general.file_type", o->f16 ? 1 : 0);
+  if (qwen && gguf_find_key(g, "tokenizer.chat_template") < 0)
+    /* Qwen2's own ChatML template (as in Qwen2-7B-Instruct's tokenizer_config), for the chat-template path */
+    gguf_set_val_str(g, "tokenizer.chat_template",
+                     "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}"
+                     "{{ '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n' }}{% endif %}"
+                     "{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}"
+                     "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}");
+#undef KEY
+  return 0;
+}
+
 int gasp_mkmodel_write(const gasp_mkmodel_opts *o, const char *path, uint64_t *params, char *err, size_t errcap) {
   int qwen = !strcmp(o->arch, "qwen2");
   if (!qwen && strcmp(o->arch, "llama")) {
@@ -91,19 +160,14 @@ int gasp_mkmodel_write(const gasp_mkmodel_opts *o, const char *path, uint64_t *p
     snprintf(err, errcap, "no vocabulary file: pass --vocab, or build llama.cpp with tools/llama-build.sh");
     return -1;
   }
-  struct gguf_init_params gp = {true, NULL};
-  struct gguf_context *src = gguf_init_from_file(vocab, gp);
-  if (!src) {
-    snprintf(err, errcap, "cannot read vocabulary GGUF '%s'", vocab);
+  struct gguf_context *g = gguf_init_empty();
+  int64_t n_vocab = 0;
+  if (gasp_gguf_llama_header(g, o, vocab, qwen ? "gasp random qwen2" : "gasp random llama",
+                             "random weights made by gasp mkmodel for tests and speed runs; it knows nothing", &n_vocab,
+                             err, errcap)) {
+    gguf_free(g);
     return -1;
   }
-  int64_t tok = gguf_find_key(src, "tokenizer.ggml.tokens");
-  if (tok < 0) {
-    snprintf(err, errcap, "'%s' holds no tokenizer.ggml.tokens", vocab);
-    gguf_free(src);
-    return -1;
-  }
-  int64_t n_vocab = (int64_t)gguf_get_arr_n(src, tok);
   int64_t hd = o->n_embd / o->n_head, n_gqa = hd * o->n_head_kv;
   size_t per = o->f16 ? 2 : 4;
   size_t bytes = (size_t)(2 * n_vocab * o->n_embd) * per +
@@ -111,40 +175,12 @@ int gasp_mkmodel_write(const gasp_mkmodel_opts *o, const char *path, uint64_t *p
                                        (size_t)(4 * o->n_embd + 2 * n_gqa) * 4) +
                  (size_t)o->n_embd * 4;
   struct ggml_init_params ip = {bytes + (size_t)(o->n_layer * 16 + 8) * ggml_tensor_overhead() + 4096, NULL, false};
-  builder b = {ggml_init(ip), gguf_init_empty(), o->seed, 0, o};
+  builder b = {ggml_init(ip), g, o->seed, 0, o};
   if (!b.ctx) {
     snprintf(err, errcap, "cannot allocate %.1f MiB for the weights", bytes / 1048576.0);
-    gguf_free(src);
     gguf_free(b.gguf);
     return -1;
   }
-  /* the tokenizer and every general.* key from the vocab file, then our hyperparameters */
-  gguf_set_kv(b.gguf, src);
-  gguf_free(src);
-  char key[128];
-#define KEY(fmt) (snprintf(key, sizeof key, fmt, o->arch), key)
-  gguf_set_val_str(b.gguf, "general.architecture", o->arch);
-  gguf_set_val_str(b.gguf, "general.name", qwen ? "gasp random qwen2" : "gasp random llama");
-  gguf_set_val_str(b.gguf, "general.description",
-                   "random weights made by gasp mkmodel for tests and speed runs; it knows nothing");
-  gguf_set_val_u32(b.gguf, KEY("%s.context_length"), (uint32_t)o->n_ctx);
-  gguf_set_val_u32(b.gguf, KEY("%s.embedding_length"), (uint32_t)o->n_embd);
-  gguf_set_val_u32(b.gguf, KEY("%s.block_count"), (uint32_t)o->n_layer);
-  gguf_set_val_u32(b.gguf, KEY("%s.feed_forward_length"), (uint32_t)o->n_ff);
-  gguf_set_val_u32(b.gguf, KEY("%s.attention.head_count"), (uint32_t)o->n_head);
-  gguf_set_val_u32(b.gguf, KEY("%s.attention.head_count_kv"), (uint32_t)o->n_head_kv);
-  gguf_set_val_u32(b.gguf, KEY("%s.rope.dimension_count"), (uint32_t)hd);
-  gguf_set_val_f32(b.gguf, KEY("%s.rope.freq_base"), qwen ? 1000000.0f : 10000.0f);
-  gguf_set_val_f32(b.gguf, KEY("%s.attention.layer_norm_rms_epsilon"), 1e-6f);
-  gguf_set_val_u32(b.gguf, "general.file_type", o->f16 ? 1 : 0);
-  if (qwen && gguf_find_key(b.gguf, "tokenizer.chat_template") < 0)
-    /* Qwen2's own ChatML template (as in Qwen2-7B-Instruct's tokenizer_config), for the chat-template path */
-    gguf_set_val_str(b.gguf, "tokenizer.chat_template",
-                     "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}"
-                     "{{ '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n' }}{% endif %}"
-                     "{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}"
-                     "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}");
-#undef KEY
   add(&b, "token_embd.weight", o->n_embd, n_vocab, 0);
   add(&b, "output_norm.weight", o->n_embd, 1, 1);
   add(&b, "output.weight", o->n_embd, n_vocab, 0);

@@ -23,7 +23,7 @@ if a != b:
 assert len(a) > 0
 PY
 same() { python3 "$TMP/same.py" "$1" "$2"; }
-B=("$GASP" bench --target r300 --samples 3 -q)
+B=("$GASP" bench --backend reference --target r300 --samples 3 -q)
 expect_rc 0 "one worker" "${B[@]}" -o one.jsonl
 n=$(wc -l <one.jsonl)
 [ "$n" -ge 27 ] && ok || bad "one-worker run has every (task, sample) ($n)"
@@ -77,7 +77,7 @@ head -n $((c1 - 1)) s1.jsonl >r1.jsonl
 expect_rc 0 "resume a shard" "${B[@]}" --shard 1/3 --resume -o r1.jsonl
 [ "$(wc -l <r1.jsonl)" = "$c1" ] && same s1.jsonl r1.jsonl && ok || bad "resumed shard complete, nothing twice"
 # an interrupt (SIGINT to the dispatcher): workers finish their item, what finished is kept, --resume completes
-"$GASP" bench --target r300 --samples 60 -q --workers 2 -o int.jsonl 2>"$TMP/int.err" &
+"$GASP" bench --backend reference --target r300 --samples 60 -q --workers 2 -o int.jsonl 2>"$TMP/int.err" &
 bp=$!
 sleep 0.7
 kill -INT $bp
@@ -90,8 +90,8 @@ import json, sys
 keys = [(r["task"], r["sample"]) for r in map(json.loads, open(sys.argv[1]))]
 assert len(keys) == len(set(keys))
 PY
-expect_rc 0 "resume after interrupt" "$GASP" bench --target r300 --samples 60 -q --workers 2 --resume -o int.jsonl
-"$GASP" bench --target r300 --samples 60 -q -o full.jsonl
+expect_rc 0 "resume after interrupt" "$GASP" bench --backend reference --target r300 --samples 60 -q --workers 2 --resume -o int.jsonl
+"$GASP" bench --backend reference --target r300 --samples 60 -q -o full.jsonl
 python3 - int.jsonl full.jsonl <<'PY' && ok || bad "interrupted + resumed = one full run (as a set)"
 import json, sys
 def load(p):
@@ -119,12 +119,12 @@ if command -v mpirun >/dev/null && "$GASP" bench --help | grep -q -- "--mpi"; th
     # an interrupted MPI run: rank 1's part is there, rank 0's lost; --resume finishes the job
     "${B[@]}" --shard 1/2 -o mpi2.jsonl.part-1-of-2
     c=$(wc -l <mpi2.jsonl.part-1-of-2)
-    "${MPI[@]}" "$GASP" bench --target r300 --samples 3 --mpi --resume -o mpi2.jsonl >"$TMP/out" 2>"$TMP/err" && ok || { bad "mpi --resume"; cat "$TMP/err"; }
+    "${MPI[@]}" "$GASP" bench --backend reference --target r300 --samples 3 --mpi --resume -o mpi2.jsonl >"$TMP/out" 2>"$TMP/err" && ok || { bad "mpi --resume"; cat "$TMP/err"; }
     same one.jsonl mpi2.jsonl && ok || bad "MPI resume completes the file"
     grep -q "0 duplicate(s) dropped, 0 conflict(s)" "$TMP/err" && ok || { bad "MPI resume redid nothing"; cat "$TMP/err"; }
     # --resume over a complete file: no rank redoes anything (rank 0 sends the file to the others)
     cp one.jsonl mpi3.jsonl
-    "${MPI[@]}" "$GASP" bench --target r300 --samples 3 --mpi --resume -o mpi3.jsonl >"$TMP/out" 2>"$TMP/err" && ok || bad "mpi --resume, complete"
+    "${MPI[@]}" "$GASP" bench --backend reference --target r300 --samples 3 --mpi --resume -o mpi3.jsonl >"$TMP/out" 2>"$TMP/err" && ok || bad "mpi --resume, complete"
     [ "$(grep -c '^0 record(s) written to mpi3.jsonl.part-' "$TMP/err")" = 2 ] && same one.jsonl mpi3.jsonl && ok || { bad "complete file: nothing redone"; cat "$TMP/err"; }
   else
     bad "mpirun -n 2 gasp bench --mpi: exit $rc"

@@ -1,0 +1,272 @@
+/* train prepare (see prepare.h). */
+#define _GNU_SOURCE
+#include "prepare.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "../core/util.h"
+#include "../llm/mkmodel.h"
+#include "llama.h"
+
+static void quiet_log(enum ggml_log_level level, const char *text, void *user) {
+  (void)level, (void)user;
+  if (getenv("GASP_LLAMA_VERBOSE")) fputs(text, stderr);
+}
+
+typedef struct {
+  llama_token *v;
+  int n, cap;
+} toks_t;
+
+/* as src/llm/llama.c tokenizes a raw prompt: BOS per the vocab, special tokens not parsed */
+static int tokenize(const struct llama_vocab *vocab, const char *text, size_t len, toks_t *t) {
+  int need = (int)len + 16;
+  if (t->cap < need) {
+    t->cap = need;
+    t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
+  }
+  t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, true, false);
+  if (t->n < 0) {
+    t->cap = -t->n;
+    t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
+    t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, true, false);
+  }
+  return t->n < 0 ? -1 : 0;
+}
+
+/* the text the llama backend appends for these generated tokens (its decode loop, piece by piece) */
+static void detok(const struct llama_vocab *vocab, const llama_token *t, int n, gasp_str *out) {
+  out->len = 0;
+  if (out->data) out->data[0] = 0;
+  char buf[256];
+  for (int i = 0; i < n; i++) {
+    int k = llama_token_to_piece(vocab, t[i], buf, sizeof buf, 0, false);
+    if (k > 0) gasp_str_append(out, buf, (size_t)k);
+    else if (k < 0) {
+      char *big = malloc((size_t)-k);
+      k = llama_token_to_piece(vocab, t[i], big, -k, 0, false);
+      if (k > 0) gasp_str_append(out, big, (size_t)k);
+      free(big);
+    }
+  }
+}
+
+static int same(const gasp_str *s, const char *text, size_t len) {
+  return s->len == len && (!len || !memcmp(s->data, text, len));
+}
+
+static int in_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t k = e ? (size_t)(e - p) : strlen(p);
+    if (k == n && !memcmp(p, name, n)) return 1;
+    p += k + (e ? 1 : 0);
+  }
+  return 0;
+}
+
+static gasp_prepare_target *target_row(gasp_prepare_stats *st, const char *name) {
+  for (int i = 0; i < st->nt; i++)
+    if (!strcmp(st->t[i].name, name)) return &st->t[i];
+  if (st->nt == GASP_PREPARE_MAX_TARGETS) return &st->t[GASP_PREPARE_MAX_TARGETS - 1];
+  gasp_prepare_target *r = &st->t[st->nt++];
+  gasp_strlcpy(r->name, name, sizeof r->name);
+  return r;
+}
+
+static void notice(const gasp_prepare_opts *o, const char *file, long line, const char *why) {
+  if (!o->notice) return;
+  char m[512];
+  snprintf(m, sizeof m, "%s:%ld: sample dropped: %s", file, line, why);
+  o->notice(m);
+}
+
+static void put_u32s(FILE *f, const llama_token *t, int n) {
+  for (int i = 0; i < n; i++) {
+    uint32_t v = (uint32_t)t[i];
+    unsigned char b[4] = {v, v >> 8, v >> 16, v >> 24};
+    fwrite(b, 1, 4, f);
+  }
+}
+
+int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char *err, size_t cap) {
+  memset(st, 0, sizeof *st);
+  int max_tokens = o->max_tokens > 0 ? o->max_tokens : 4096;
+  char vbuf[4096];
+  const char *vpath = gasp_vocab_resolve(o->vocab, vbuf, sizeof vbuf);
+  if (!vpath || access(vpath, R_OK)) {
+    snprintf(err, cap, "vocabulary '%s' not found%s%s", o->vocab ? o->vocab : "", vpath ? " at " : "", vpath ? vpath : "");
+    return -1;
+  }
+  llama_log_set(quiet_log, NULL);
+  llama_backend_init();
+  struct llama_model_params mp = llama_model_default_params();
+  mp.vocab_only = true;
+  struct llama_model *model = llama_model_load_from_file(vpath, mp);
+  if (!model) {
+    snprintf(err, cap, "llama.cpp could not load the vocabulary '%s'", vpath);
+    return -1;
+  }
+  const struct llama_vocab *vocab = llama_model_get_vocab(model);
+  st->n_vocab = llama_vocab_n_tokens(vocab);
+  st->bos = llama_vocab_get_add_bos(vocab) ? llama_vocab_bos(vocab) : -1;
+  st->eos = llama_vocab_eos(vocab);
+  int rc = -1;
+  FILE *ft = NULL, *fm = NULL;
+  json_t *samples = json_array(), *index = NULL;
+  toks_t P = {0}, J = {0};
+  gasp_str text, piece;
+  gasp_str_init(&text);
+  gasp_str_init(&piece);
+  char *line = NULL;
+  size_t lcap = 0;
+  if (st->eos < 0) {
+    snprintf(err, cap, "the vocabulary '%s' has no EOS token", vpath);
+    goto out;
+  }
+  char path[4096];
+  if (gasp_mkdir_p(o->out_dir)) {
+    snprintf(err, cap, "cannot create '%s': %s", o->out_dir, strerror(errno));
+    goto out;
+  }
+  snprintf(path, sizeof path, "%s/tokens.u32", o->out_dir);
+  ft = fopen(path, "wb");
+  snprintf(path, sizeof path, "%s/mask.u8", o->out_dir);
+  fm = fopen(path, "wb");
+  if (!ft || !fm) {
+    snprintf(err, cap, "cannot write in '%s': %s", o->out_dir, strerror(errno));
+    goto out;
+  }
+  for (int fi = 0; fi < o->n_inputs; fi++) {
+    const char *file = o->inputs[fi];
+    FILE *in = fopen(file, "r");
+    if (!in) {
+      snprintf(err, cap, "cannot read '%s': %s", file, strerror(errno));
+      goto out;
+    }
+    long ln = 0;
+    ssize_t got;
+    while ((got = getline(&line, &lcap, in)) >= 0) {
+      ln++;
+      if (got <= 1 && (got == 0 || line[0] == '\n')) continue;
+      st->lines++;
+      json_error_t je;
+      json_t *j = json_loadb(line, (size_t)got, 0, &je);
+      json_t *jp = json_object_get(j, "prompt"), *jc = json_object_get(j, "completion");
+      if (!json_is_object(j) || !json_is_string(jp) || !json_is_string(jc)) {
+        st->bad_json++;
+        notice(o, file, ln, "not a JSON object with string \"prompt\" and \"completion\"");
+        json_decref(j);
+        continue;
+      }
+      const char *tgt = json_string_value(json_object_get(j, "target"));
+      if (!tgt) tgt = "?";
+      if (o->targets && !in_list(o->targets, tgt)) {
+        st->filtered++;
+        json_decref(j);
+        continue;
+      }
+      const char *prompt = json_string_value(jp), *comp = json_string_value(jc);
+      size_t pl = json_string_length(jp), cl = json_string_length(jc);
+      text.len = 0;
+      gasp_str_append(&text, prompt, pl);
+      gasp_str_append(&text, comp, cl);
+      if (tokenize(vocab, prompt, pl, &P) || tokenize(vocab, text.data, text.len, &J)) {
+        st->no_split++;
+        notice(o, file, ln, "the text could not be tokenized");
+        json_decref(j);
+        continue;
+      }
+      /* where the joint tokens leave the prompt's */
+      int d = 0;
+      while (d < P.n && d < J.n && P.v[d] == J.v[d]) d++;
+      int k = -1;
+      if (d == P.n) k = P.n;
+      else /* a token spans the boundary: some nearby cut may still detokenize to exactly the completion */
+        for (int delta = 0; delta <= 8 && k < 0; delta++)
+          for (int sgn = -1; sgn <= 1 && k < 0; sgn += 2) {
+            int c = d + sgn * delta;
+            if (c < 1 || c > J.n) continue;
+            detok(vocab, J.v + c, J.n - c, &piece);
+            if (same(&piece, comp, cl)) k = c;
+          }
+      if (k < 0) {
+        st->no_split++;
+        notice(o, file, ln, "no split of the prompt+completion tokens gives the completion back");
+        json_decref(j);
+        continue;
+      }
+      int nc = J.n - k;
+      detok(vocab, J.v + k, nc, &piece);
+      if (!same(&piece, comp, cl)) {
+        st->detok_mismatch++;
+        notice(o, file, ln, "the completion's tokens do not detokenize to the completion byte for byte");
+        json_decref(j);
+        continue;
+      }
+      int total = P.n + nc + 1;
+      if (total > max_tokens) {
+        st->too_long++;
+        char why[128];
+        snprintf(why, sizeof why, "%d tokens, more than --max-tokens %d", total, max_tokens);
+        notice(o, file, ln, why);
+        json_decref(j);
+        continue;
+      }
+      llama_token eos = st->eos;
+      put_u32s(ft, P.v, P.n);
+      put_u32s(ft, J.v + k, nc);
+      put_u32s(ft, &eos, 1);
+      for (int i = 0; i < total; i++) fputc(i >= P.n, fm);
+      json_array_append_new(samples, json_pack("[I, i]", (json_int_t)st->tokens, total));
+      st->tokens += total;
+      st->kept++;
+      gasp_prepare_target *r = target_row(st, tgt);
+      r->samples++;
+      r->tokens += total;
+      r->completion_tokens += nc + 1;
+      json_decref(j);
+    }
+    fclose(in);
+  }
+  if (ferror(ft) || ferror(fm)) {
+    snprintf(err, cap, "cannot write in '%s' (disk full?)", o->out_dir);
+    goto out;
+  }
+  json_t *targets = json_object();
+  for (int i = 0; i < st->nt; i++)
+    json_object_set_new(targets, st->t[i].name,
+                        json_pack("{s:I, s:I, s:I}", "samples", (json_int_t)st->t[i].samples, "tokens",
+                                  (json_int_t)st->t[i].tokens, "completion_tokens", (json_int_t)st->t[i].completion_tokens));
+  index = json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:I, s:i, s:{s:I, s:I, s:I, s:I, s:I}}", "vocab", o->vocab,
+                    "n_vocab", st->n_vocab, "bos", st->bos, "eos", st->eos, "samples", samples, "targets", targets,
+                    "tokens", (json_int_t)st->tokens, "max_tokens", max_tokens, "dropped", "bad_json",
+                    (json_int_t)st->bad_json, "too_long", (json_int_t)st->too_long, "no_split",
+                    (json_int_t)st->no_split, "detok_mismatch", (json_int_t)st->detok_mismatch, "filtered",
+                    (json_int_t)st->filtered);
+  samples = NULL;
+  snprintf(path, sizeof path, "%s/index.json", o->out_dir);
+  if (!index || json_dump_file(index, path, JSON_COMPACT)) {
+    snprintf(err, cap, "cannot write '%s'", path);
+    goto out;
+  }
+  rc = 0;
+out:
+  if ((ft && fclose(ft)) | (fm && fclose(fm)) && !rc) {
+    snprintf(err, cap, "cannot write in '%s' (disk full?)", o->out_dir);
+    rc = -1;
+  }
+  json_decref(samples);
+  json_decref(index);
+  free(P.v), free(J.v), free(line);
+  gasp_str_free(&text), gasp_str_free(&piece);
+  llama_model_free(model);
+  return rc;
+}

@@ -1,0 +1,44 @@
+# gasp train from the command line: help texts, usage errors, prepare -> counts, dump -> export -> dump gives
+# the same weights.bin, a corrupt weights file is an environment error (exit 3), finetune writes its loss log.
+. "$(dirname "$0")/lib.sh"
+if ! "$GASP" mkmodel -o "$TMP/tiny.gguf" >"$TMP/mk" 2>&1; then
+  if grep -q "without llama.cpp" "$TMP/mk"; then echo "skipped: gasp was built without llama.cpp"; exit 77; fi
+  cat "$TMP/mk"; bad "mkmodel"; finish; exit
+fi
+expect_rc 0 "train --help" "$GASP" train --help
+grep -q "finetune" "$TMP/out" && ok || bad "train --help lists finetune"
+for s in prepare export dump finetune; do
+  expect_rc 0 "train $s --help" "$GASP" train $s --help
+  grep -q "^usage: gasp train $s" "$TMP/out" && ok || bad "train $s usage line"
+done
+expect_rc 2 "train without a subcommand" "$GASP" train
+expect_rc 2 "unknown subcommand" "$GASP" train bake
+expect_rc 2 "prepare without --vocab" "$GASP" train prepare x.jsonl -o "$TMP/p"
+expect_rc 2 "export bad type" "$GASP" train export "$TMP/d" -o "$TMP/x.gguf" --type q4
+expect_rc 3 "prepare unknown vocab" "$GASP" train prepare --vocab no-such-vocab x.jsonl -o "$TMP/p"
+
+printf '%s\n' '{"target":"r300","prompt":"Write  ","completion":" hello world"}' \
+  '{"target":"gfx1030","prompt":"Say:\n","completion":"ok\n"}' 'garbage' >"$TMP/pairs.jsonl"
+expect_rc 0 "prepare" "$GASP" train prepare --vocab llama-spm "$TMP/pairs.jsonl" -o "$TMP/p"
+grep -q "^r300 *1 *6 *3" "$TMP/out" && grep -q "^all *2 " "$TMP/out" && grep -q "1 malformed" "$TMP/out" && ok ||
+  bad "prepare table: $(cat "$TMP/out")"
+grep -q "sample dropped: not a JSON object" "$TMP/err" && ok || bad "prepare names the dropped line"
+[ "$(stat -c %s "$TMP/p/tokens.u32")" = $((4 * $(stat -c %s "$TMP/p/mask.u8"))) ] && ok || bad "4 bytes per token, 1 mask byte"
+
+expect_rc 0 "dump" "$GASP" train dump "$TMP/tiny.gguf" -o "$TMP/d"
+expect_rc 0 "export f32" "$GASP" train export "$TMP/d" -o "$TMP/e.gguf" --type f32
+expect_rc 0 "dump again" "$GASP" train dump "$TMP/e.gguf" -o "$TMP/d2"
+cmp -s "$TMP/d/weights.bin" "$TMP/d2/weights.bin" && ok || bad "dump -> export -> dump keeps every weight"
+expect_rc 0 "export q8_0 (default)" "$GASP" train export "$TMP/d" -o "$TMP/q.gguf"
+expect_rc 0 "bench on the exported q8_0 model" "$GASP" bench --target r300 --model "$TMP/q.gguf" --tasks arb_clamp \
+  --samples 1 --max-tokens 16 -q -o "$TMP/b.jsonl"
+head -c 100 "$TMP/d/weights.bin" >"$TMP/d/w.tmp" && mv "$TMP/d/w.tmp" "$TMP/d/weights.bin"
+expect_rc 3 "export of a truncated weights.bin" "$GASP" train export "$TMP/d" -o "$TMP/x.gguf"
+grep -Eq "truncated|more than the file holds" "$TMP/err" && ok || bad "says what is wrong: $(cat "$TMP/err")"
+
+for i in $(seq 1 30); do echo '{"target":"r300","prompt":"Task:\n","completion":"!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n"}'; done >"$TMP/ft.jsonl"
+expect_rc 0 "prepare for finetune" "$GASP" train prepare --vocab llama-spm "$TMP/ft.jsonl" -o "$TMP/ftp"
+expect_rc 0 "finetune" "$GASP" train finetune --model "$TMP/tiny.gguf" --data "$TMP/ftp" -o "$TMP/ft.gguf" --epochs 2 --lr 1e-3 --threads 2
+[ -s "$TMP/ft.gguf" ] && [ "$(wc -l <"$TMP/ft.loss.csv")" = 5 ] && ok || bad "finetune outputs"
+grep -q "epoch 2/2: training loss" "$TMP/err" && ok || bad "loss per epoch on stderr"
+finish
