@@ -59,5 +59,6 @@ int cmd_mkmodel(int argc, char **argv);
 int cmd_genspeed(int argc, char **argv);
 int cmd_grammar(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@ static const struct {
     {"genspeed", cmd_genspeed, "measure the llama backend's tokens per second (parallel sequences, grammar)"},
     {"mkmodel", cmd_mkmodel, "write a random-weight GGUF model with a real tokenizer (tests, speed runs)"},
     {"grammar", cmd_grammar, "print the GBNF grammar of well-formed answers to a task"},
+    {"corpus", cmd_corpus, "generate task families and build verified (prompt, answer) training pairs"},
 };
 
 static void usage(FILE *out) {
