@@ -554,7 +554,8 @@ static void draw(inst *x, rng *r, int fam) {
   int arb = fam == 4;
   x->kind = arb ? GASP_RENDER_ARB : fam <= 1 ? GASP_RENDER_SNIPPET : GASP_RENDER_KERNEL;
   x->gridstride = fam == 3;
-  static const gasp_map_type types[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F64, GASP_MT_F64,
+  /* f64 is rarer: the AMD emulator does not run f64 yet (those tasks pass on the GPU only) */
+  static const gasp_map_type types[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F64, GASP_MT_S32,
                                         GASP_MT_S32, GASP_MT_S32, GASP_MT_U32, GASP_MT_U32};
   x->type = arb ? GASP_MT_F32 : types[rnd(r, 10)];
   int fl = x->type == GASP_MT_F32 || x->type == GASP_MT_F64;
@@ -568,9 +569,9 @@ static void draw(inst *x, rng *r, int fam) {
   if (!arb && chance(r, fam == 0 ? 15 : 20)) {
     gasp_map_type o;
     switch (x->type) {
-    case GASP_MT_F32: o = chance(r, 60) ? GASP_MT_S32 : chance(r, 50) ? GASP_MT_U32 : GASP_MT_F64; break;
+    case GASP_MT_F32: o = chance(r, 60) ? GASP_MT_S32 : chance(r, 70) ? GASP_MT_U32 : GASP_MT_F64; break;
     case GASP_MT_F64: o = chance(r, 50) ? GASP_MT_F32 : GASP_MT_S32; break;
-    default: o = chance(r, 70) ? GASP_MT_F32 : GASP_MT_F64; break;
+    default: o = chance(r, 85) ? GASP_MT_F32 : GASP_MT_F64; break;
     }
     x->in_type[x->nin - 1] = o;
     if (fam == 0) { /* L0: the conversion is the one instruction */

@@ -127,7 +127,10 @@ static int parse_list(parser *P, int want) {
   int op = -1;
   for (int i = GASP_MOP_AT; i < GASP_MOP_COUNT; i++)
     if (i != GASP_MOP_LIT && strlen(op_names[i]) == oplen && !strncmp(op_names[i], tok, oplen)) op = i;
-  if (op < 0) return fail(P, "unknown operation '%.*s'", (int)oplen, tok);
+  if (op < 0) {
+    P->p = tok;
+    return fail(P, "unknown operation '%.*s'", (int)oplen, tok);
+  }
   int id = new_node(P);
   if (id < 0) return -1;
   gasp_map_node *n = &P->m->n[id];
@@ -227,7 +230,10 @@ static int parse_expr(parser *P, int want) {
   if (isalpha((unsigned char)tok[0]) || tok[0] == '_') {
     if (len == 3 && (!strncmp(tok, "inf", 3) || !strncmp(tok, "nan", 3))) return literal(P, tok, len, want < 0 ? GASP_MT_F32 : want, n) ? -1 : id;
     int pi = find_param(P, tok, len);
-    if (pi < 0) return fail(P, "no parameter named '%.*s'", (int)len, tok);
+    if (pi < 0) {
+      P->p = tok; /* the column of the name */
+      return fail(P, "no parameter named '%.*s'", (int)len, tok);
+    }
     const gasp_param *pp = &P->task->params[pi];
     if (pp->role == GASP_ROLE_OUT) return fail(P, "'%s' is the output", pp->name);
     int t = type_of_dtype(pp->type);
