@@ -18,6 +18,10 @@
  *               offset indexing
  *  ew_gridstride L3 whole kernels on a fixed grid smaller than n: a grid-stride loop
  *  arb          L0/L1 R300 ARB fragment and vertex programs over vec4 (r300)
+ *  reduce       L4 warp reductions (shuffles), L5 block reductions (shared memory): sum, min, max of an
+ *               element-wise expression
+ *  scan         L4 warp inclusive scans, L5 block inclusive and exclusive scans
+ *  transpose    L2 plain and L5 shared-memory tiled transposes of an element-wise expression
  * f16 is not a task dtype, so no family makes f16 tasks. */
 const char *const *gasp_corpus_families(void);
 
@@ -53,6 +57,10 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
 /* The right-hand side of out[i] in CUDA (cl = 0) or OpenCL C for gasp_amd.h (cl = 1); helpers receives the
  * helper functions the expression calls (define them before the kernel). */
 void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str *s, gasp_str *helpers);
+/* A group form's combination of a and b (add rounds once; integers wrap) and its identity, in CUDA or OpenCL C. */
+void gasp_corpus_combine_c(gasp_map_op red, gasp_map_type t, int cl, const char *a, const char *b, gasp_str *s,
+                           gasp_str *helpers);
+const char *gasp_corpus_identity_c(gasp_map_op red, gasp_map_type t, int cl);
 /* An ARB program computing the map over vec4 (fragment or vertex); -1 when an operation has no ARB form. */
 int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, gasp_str *s);
 

@@ -10,9 +10,10 @@
 
 #include "corpus.h"
 
-static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", NULL};
+static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", NULL};
+enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE };
 /* shares of --count, in percent, in the order above */
-static const int family_weight[] = {15, 30, 25, 10, 20};
+static const int family_weight[] = {12, 24, 20, 8, 16, 8, 6, 6};
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -54,6 +55,14 @@ static const struct {
     {"relu_array", "f32", "f32", "(sel.f32 (gt.f32 a 0) a 0)"},
     {"relu_array", "f32", "f32", "(max.f32 a 0)"},
     {"grid_stride_scale", "f32", "f32", "(mul.f32 a 3)"},
+    {"warp_reduce_sum", "f32", "f32", "(wred_add.f32 a)"},
+    {"warp_max", "s32", "s32", "(wred_max.s32 a)"},
+    {"warp_inclusive_scan", "s32", "s32", "(wscan_add.s32 a)"},
+    {"block_reduce_sum", "f32", "f32", "(bred_add.f32 a)"},
+    {"block_scan", "s32", "s32", "(bscan_add.s32 a)"},
+    {"transpose", "f32", "f32", "(tr.f32 a)"},
+    {"transpose", "s32", "s32", "(tr.s32 a)"}, /* a copy moves bits: the same task whatever the type */
+    {"transpose", "u32", "u32", "(tr.u32 a)"},
     {"arb_add_mul3", "f32", "f32 f32", "(mul.f32 (add.f32 a b) 3)"},
     {"arb_clamp", "f32", "f32", "(min.f32 (max.f32 a -0.5) 0.75)"},
     {"arb_cmp_select", "f32", "f32 f32", "(sel.f32 (lt.f32 a 0) a b)"},
@@ -78,6 +87,14 @@ static void mini_task(gasp_task *t, const char *out, const char *in) {
   gasp_strlcpy(p->name, "out", sizeof p->name);
   p->type = (gasp_dtype)gasp_dtype_from_name(out);
   p->role = GASP_ROLE_OUT;
+  static const char *const scalars[] = {"n", "rows", "cols"};
+  for (int i = 0; i < 3; i++) {
+    p = &t->params[t->nparams++];
+    gasp_strlcpy(p->name, scalars[i], sizeof p->name);
+    p->type = GASP_DT_U32;
+    p->role = GASP_ROLE_SCALAR;
+    gasp_strlcpy(p->value, scalars[i], sizeof p->value);
+  }
 }
 
 int gasp_corpus_is_bench_computation(const gasp_map *m, const gasp_task *task, char *which, size_t cap) {
@@ -137,6 +154,9 @@ typedef struct {
   char scalar_value[32];
   int used[4];                 /* inputs 0..2 and the scalar, used by the tree */
   int ops, max_ops;
+  gasp_map_op group, red;      /* group families: the root form (WRED ... TR) and its combination */
+  int smem;                    /* transpose: the shared-memory tiled version (L5) */
+  int positive;                /* float sums: inputs and e[j] are never negative */
   gasp_str e;                  /* the expression being built */
 } inst;
 
@@ -359,12 +379,74 @@ static void block_scalar(gasp_str *y, const char *key, const char *text) {
   }
 }
 
+/* The group forms' helpers: the combination used as COMB(a, b) */
+static void c_group_prelude(const inst *x, int cl, gasp_str *helpers) {
+  gasp_str c;
+  gasp_str_init(&c);
+  gasp_corpus_combine_c(x->red, x->type, cl, "a", "b", &c, helpers);
+  const char *ct = x->type == GASP_MT_F32 ? "float" : x->type == GASP_MT_S32 ? "int" : "unsigned";
+  if (x->group != GASP_MOP_TR)
+    gasp_str_printf(helpers, "%s %s g_comb(%s a, %s b) { return %s; }\n",
+                    cl ? "static inline" : "__device__ __forceinline__ static", ct, ct, ct, c.data);
+  gasp_str_free(&c);
+}
+
+/* The body of a group form's kernel: e (the inner expression over element i) combined per warp or block, or
+ * transposed. Warps are groups of 32 (gasp_amd.h maps the shuffles for the AMD targets). */
+static void c_group_body(const inst *x, int cl, const char *o, const char *e, gasp_str *s) {
+  const char *ct = x->type == GASP_MT_F32 ? "float" : x->type == GASP_MT_S32 ? "int" : "unsigned";
+  const char *id = gasp_corpus_identity_c(x->red, x->type, cl), *sh = cl ? "__local" : "__shared__";
+  switch (x->group) {
+  case GASP_MOP_WRED:
+    gasp_str_printf(s, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  %s v = %s;\n  if (i < n) v = %s;\n"
+                       "  for (int o = 16; o > 0; o >>= 1) v = g_comb(v, __shfl_xor_sync(0xffffffffu, v, o));\n"
+                       "  if ((threadIdx.x & 31u) == 0 && i < n) %s[i / 32u] = v;\n}\n", ct, id, e, o);
+    break;
+  case GASP_MOP_WSCAN:
+    gasp_str_printf(s, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u;\n  %s v = %s;\n"
+                       "  if (i < n) v = %s;\n  for (int o = 1; o < 32; o <<= 1) {\n"
+                       "    %s u = __shfl_up_sync(0xffffffffu, v, o);\n    if (lane >= (unsigned)o) v = g_comb(u, v);\n  }\n"
+                       "  if (i < n) %s[i] = v;\n}\n", ct, id, e, ct, o);
+    break;
+  case GASP_MOP_BRED:
+    gasp_str_printf(s, "  %s %s s[256];\n  unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n  %s v = %s;\n"
+                       "  if (i < n) v = %s;\n  s[t] = v;\n  __syncthreads();\n"
+                       "  for (unsigned o = blockDim.x / 2; o > 0; o >>= 1) {\n    if (t < o) s[t] = g_comb(s[t], s[t + o]);\n"
+                       "    __syncthreads();\n  }\n  if (t == 0) %s[blockIdx.x] = s[0];\n}\n", sh, ct, ct, id, e, o);
+    break;
+  case GASP_MOP_BSCAN: case GASP_MOP_BXSCAN:
+    gasp_str_printf(s, "  %s %s s[256];\n  unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n  %s v = %s;\n"
+                       "  if (i < n) v = %s;\n  s[t] = v;\n  __syncthreads();\n"
+                       "  for (unsigned o = 1; o < blockDim.x; o <<= 1) {\n    %s u = t >= o ? s[t - o] : %s;\n"
+                       "    __syncthreads();\n    s[t] = g_comb(u, s[t]);\n    __syncthreads();\n  }\n", sh, ct, ct, id, e, ct, id);
+    if (x->group == GASP_MOP_BSCAN) gasp_str_printf(s, "  if (i < n) %s[i] = s[t];\n}\n", o);
+    else gasp_str_printf(s, "  if (i < n) %s[i] = t ? s[t - 1] : %s;\n}\n", o, id);
+    break;
+  case GASP_MOP_TR:
+    if (!x->smem) {
+      gasp_str_printf(s, "  unsigned c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                         "  if (r < rows && c < cols) {\n    unsigned i = r * cols + c;\n    %s[c * rows + r] = %s;\n  }\n}\n", o, e);
+    } else {
+      gasp_str_printf(s, "  %s %s tile[32][33];\n  unsigned bx = blockIdx.x * 32u, by = blockIdx.y * 32u;\n"
+                         "  for (unsigned k = 0; k < 32u; k += 8u) {\n    unsigned r = by + threadIdx.y + k, c = bx + threadIdx.x;\n"
+                         "    if (r < rows && c < cols) {\n      unsigned i = r * cols + c;\n      tile[threadIdx.y + k][threadIdx.x] = %s;\n"
+                         "    }\n  }\n  __syncthreads();\n  for (unsigned k = 0; k < 32u; k += 8u) {\n"
+                         "    unsigned c = bx + threadIdx.y + k, r = by + threadIdx.x;\n"
+                         "    if (r < rows && c < cols) %s[c * rows + r] = tile[threadIdx.x][threadIdx.y + k];\n  }\n}\n",
+                      sh, ct, e, o);
+    }
+    break;
+  default: break;
+  }
+}
+
 /* the kernel's C signature and body for CUDA (cl 0) or OpenCL (cl 1) */
 static void c_kernel(const inst *x, const gasp_task *t, const gasp_map *m, int cl, gasp_str *s) {
   gasp_str helpers, e;
   gasp_str_init(&helpers);
   gasp_str_init(&e);
   gasp_corpus_expr_c(m, t, cl, &e, &helpers);
+  if (x->group) c_group_prelude(x, cl, &helpers);
   if (helpers.len) gasp_str_puts(s, helpers.data);
   gasp_str_printf(s, "%s void %s(", cl ? "KERNEL" : "extern \"C\" __global__", t->kernel);
   for (int i = 0; i < t->nparams; i++) {
@@ -376,7 +458,8 @@ static void c_kernel(const inst *x, const gasp_task *t, const gasp_map *m, int c
   }
   gasp_str_puts(s, ") {\n");
   const char *o = t->params[m->out].name;
-  if (x->gridstride)
+  if (x->group) c_group_body(x, cl, o, e.data, s);
+  else if (x->gridstride)
     gasp_str_printf(s, "  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n    %s[i] = %s;\n}\n", o, e.data);
   else
     gasp_str_printf(s, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) %s[i] = %s;\n}\n", o, e.data);
@@ -389,15 +472,22 @@ static void title_of(const gasp_map *m, const inst *x, char *buf, size_t cap) {
   char ops[96] = "";
   for (int i = 0; i < m->count; i++) {
     gasp_map_op op = m->n[i].op;
-    if (op <= GASP_MOP_LIT || seen[op] || strlen(ops) > 60) continue;
+    if (op <= GASP_MOP_LIT || gasp_map_is_group(op) || seen[op] || strlen(ops) > 60) continue;
     seen[op] = 1;
     if (ops[0]) strncat(ops, ", ", sizeof ops - strlen(ops) - 1);
     strncat(ops, gasp_map_op_name(op), sizeof ops - strlen(ops) - 1);
   }
-  const char *what = x->kind == GASP_RENDER_ARB ? (x->vertex ? "ARB vertex program" : "ARB fragment program")
+  static const char *const gw[] = {"warp reduction", "block reduction", "warp inclusive scan", "block inclusive scan",
+                                   "block exclusive scan", "transpose"};
+  const char *what = x->group == GASP_MOP_TR && x->smem ? "shared-memory tiled transpose"
+                     : x->group ? gw[x->group - GASP_MOP_WRED]
+                     : x->kind == GASP_RENDER_ARB ? (x->vertex ? "ARB vertex program" : "ARB fragment program")
                      : x->level == 0 ? "one instruction" : x->level == 1 ? "straight-line sequence"
                      : x->gridstride ? "grid-stride kernel" : "element-wise kernel";
-  snprintf(buf, cap, "%s %s (%s)", tn(x->type), what, ops);
+  if (x->group && x->group != GASP_MOP_TR)
+    snprintf(buf, cap, "%s %s, %s%s%s%s", tn(x->type), what, gasp_map_op_name(x->red), ops[0] ? " (" : "", ops, ops[0] ? ")" : "");
+  else if (!ops[0]) snprintf(buf, cap, "%s %s", tn(x->type), what);
+  else snprintf(buf, cap, "%s %s (%s)", tn(x->type), what, ops);
 }
 
 /* Builds the instance's task (params, map) and its YAML and .cl texts. Returns 0, or -1 when the tree does
@@ -429,12 +519,13 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
     p->role = GASP_ROLE_SCALAR;
     gasp_strlcpy(p->value, x->scalar_value, sizeof p->value);
   }
-  if (!arb) {
+  for (int k = 0; !arb && k < (x->group == GASP_MOP_TR ? 2 : 1); k++) {
+    const char *nm = x->group == GASP_MOP_TR ? (k ? "cols" : "rows") : "n";
     gasp_param *p = &t->params[t->nparams++];
-    gasp_strlcpy(p->name, "n", sizeof p->name);
+    gasp_strlcpy(p->name, nm, sizeof p->name);
     p->type = GASP_DT_U32;
     p->role = GASP_ROLE_SCALAR;
-    gasp_strlcpy(p->value, "n", sizeof p->value);
+    gasp_strlcpy(p->value, nm, sizeof p->value);
   }
   char e[160];
   int col;
@@ -457,6 +548,18 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
     gasp_str_puts(&d, "Inputs are in registers");
     for (int k = 0; k < x->nin; k++) gasp_str_printf(&d, "%s %%%s (.%s)", k ? "," : "", x->in_name[k], tn(x->in_type[k]));
     gasp_str_printf(&d, "; write the result to %%d (.%s).\n", tn(x->type));
+  } else if (x->group == GASP_MOP_TR && !x->smem) {
+    gasp_str_puts(&d, "2-D launch: thread (x, y) of the grid, with c = blockIdx.x*blockDim.x + threadIdx.x and r = "
+                      "blockIdx.y*blockDim.y + threadIdx.y, handles element (r, c); threads with r >= rows or c >= cols do "
+                      "nothing. The inputs are read only; write to out.\n");
+  } else if (x->group == GASP_MOP_TR) {
+    gasp_str_puts(&d, "Use 32x32 tiles staged in shared memory. Block (32, 8): block (bx, by) handles the tile of input rows "
+                      "32*by .. 32*by+31 and input columns 32*bx .. 32*bx+31; each thread computes e for 4 elements on the way "
+                      "in (rows threadIdx.y + 0, 8, 16, 24 of the tile), then bar.sync, then moves 4 out. Both the global "
+                      "loads and the global stores must be coalesced (consecutive threadIdx.x touch consecutive addresses). "
+                      "Elements outside the matrix (r >= rows or c >= cols) are neither read nor written.\n");
+  } else if (x->group) {
+    /* the group text (in the description) says it all */
   } else if (!arb) {
     for (int k = 0; k < x->nin; k++)
       if (x->stride[k] != 1 || x->offset[k])
@@ -502,7 +605,8 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
   gasp_str_free(&d);
   if (x->kind == GASP_RENDER_SNIPPET) gasp_str_puts(yaml, "snippet: true\n");
   gasp_str_puts(yaml, "params:\n");
-  const char *cnt = arb ? "4*w*h" : "n";
+  const char *cnt = arb ? "4*w*h" : x->group == GASP_MOP_TR ? "rows*cols" : "n";
+  const char *ocnt = x->group == GASP_MOP_WRED ? "\"cdiv(n,32)\"" : x->group == GASP_MOP_BRED ? "\"cdiv(n,256)\"" : cnt;
   for (int i = 0; i < t->nparams; i++) {
     const gasp_param *p = &t->params[i];
     if (p->role == GASP_ROLE_IN) {
@@ -511,20 +615,26 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
       if (!arb && (x->stride[k] != 1 || x->offset[k])) snprintf(c, sizeof c, "%d*n+%d", x->stride[k], x->offset[k]);
       else snprintf(c, sizeof c, "%s", cnt);
       gasp_str_printf(yaml, "  - {name: %s, type: %s, role: in, count: %s, gen: %s}\n", p->name, gasp_dtype_name(p->type), c,
-                      gens_for(x->in_type[k], arb));
+                      x->positive ? "[\"uniform(0,1)\", \"lognormal(1)\", \"uniform(0,1000)\"]" : gens_for(x->in_type[k], arb));
     } else if (p->role == GASP_ROLE_OUT) {
-      gasp_str_printf(yaml, "  - {name: %s, type: %s, role: out, count: %s}\n", p->name, gasp_dtype_name(p->type), cnt);
+      gasp_str_printf(yaml, "  - {name: %s, type: %s, role: out, count: %s}\n", p->name, gasp_dtype_name(p->type), ocnt);
     } else {
       gasp_str_printf(yaml, "  - {name: %s, type: %s, role: scalar, value: %s}\n", p->name, gasp_dtype_name(p->type), p->value);
     }
   }
   if (arb) gasp_str_puts(yaml, "sizes:\n  - {w: 16, h: 8}\n  - {w: 37, h: 5}\n  - {w: 64, h: 4}\nlaunch: {grid: [w, h]}\n");
+  else if (x->group == GASP_MOP_TR)
+    gasp_str_printf(yaml, "sizes:\n  - {rows: 67, cols: 45}\n  - {rows: 100, cols: 129}\n  - {rows: 256, cols: 200}\n"
+                          "launch: {block: [32, 8], grid: [\"cdiv(cols,32)\", \"cdiv(rows,%d)\"]}\n", x->smem ? 32 : 8);
+  else if (x->group)
+    gasp_str_puts(yaml, "sizes:\n  - {n: 4099}\n  - {n: 1000}\n  - {n: 16384}\nlaunch: {block: [256], grid: [\"cdiv(n,256)\"]}\n");
   else if (x->kind == GASP_RENDER_SNIPPET)
     gasp_str_puts(yaml, "sizes:\n  - {n: 1000}\n  - {n: 3001}\nlaunch: {block: [128], grid: [\"cdiv(n,128)\"]}\n");
   else if (x->gridstride)
     gasp_str_puts(yaml, "sizes:\n  - {n: 5000}\n  - {n: 1031}\n  - {n: 20011}\nlaunch: {block: [128], grid: [8]}\n");
   else gasp_str_puts(yaml, "sizes:\n  - {n: 4099}\n  - {n: 1000}\n  - {n: 16384}\nlaunch: {block: [256], grid: [\"cdiv(n,256)\"]}\n");
   if (arb) gasp_str_puts(yaml, "tolerance: {rel: 1e-6, abs: 1e-6}\n");
+  else if (x->positive) gasp_str_puts(yaml, "tolerance: {rel: 1e-5, abs: 0}\n");
   else if (x->level == 0) gasp_str_puts(yaml, "tolerance: {rel: 0, abs: 0}\n");
   else gasp_str_puts(yaml, "tolerance: {rel: 1e-6, abs: 0}\n");
   gasp_str_printf(yaml, "map: \"%s\"\n", x->e.data);
@@ -543,6 +653,57 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
   gasp_str_printf(yaml, "tags: [generated, %s]\n", x->family);
   gasp_str_free(&arbp);
   return 0;
+}
+
+/* The group families: f32, s32, u32 (the warp shuffles move 32-bit values), no scalars, no strides. */
+static void draw_group(inst *x, rng *r, int fam) {
+  static const gasp_map_type types[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32,
+                                        GASP_MT_S32, GASP_MT_S32, GASP_MT_S32, GASP_MT_U32, GASP_MT_U32};
+  x->type = types[rnd(r, 10)];
+  x->has_scalar = 0;
+  x->nin = fam == F_TRANSPOSE ? 1 + rnd(r, 2) : 1 + rnd(r, 2);
+  for (int k = 0; k < 3; k++) {
+    x->stride[k] = 1;
+    x->offset[k] = 0;
+    gasp_strlcpy(x->in_name[k], (const char *[]){"x", "y", "z"}[k], sizeof x->in_name[k]);
+    x->in_type[k] = x->type;
+  }
+  /* a conversion now and then, f32 <-> s32 only */
+  if (chance(r, 15)) x->in_type[x->nin - 1] = x->type == GASP_MT_F32 ? GASP_MT_S32 : GASP_MT_F32;
+  x->red = (gasp_map_op)(chance(r, 50) ? GASP_MOP_ADD : chance(r, 50) ? GASP_MOP_MIN : GASP_MOP_MAX);
+  x->max_ops = rnd(r, 4);
+  if (fam == F_REDUCE) {
+    x->group = chance(r, 50) ? GASP_MOP_WRED : GASP_MOP_BRED;
+    x->level = x->group == GASP_MOP_WRED ? 4 : 5;
+  } else if (fam == F_SCAN) {
+    int k = rnd(r, 10);
+    x->group = k < 4 ? GASP_MOP_WSCAN : k < 7 ? GASP_MOP_BSCAN : GASP_MOP_BXSCAN;
+    x->level = x->group == GASP_MOP_WSCAN ? 4 : 5;
+  } else {
+    x->group = GASP_MOP_TR;
+    x->red = GASP_MOP_ADD;
+    x->smem = chance(r, 50);
+    x->level = x->smem ? 5 : 2;
+  }
+  /* float sums: the order is free, so the values must not cancel: positive inputs, e from positive templates */
+  x->positive = x->group != GASP_MOP_TR && x->red == GASP_MOP_ADD && x->type == GASP_MT_F32;
+  if (x->positive)
+    for (int k = 0; k < 3; k++) x->in_type[k] = GASP_MT_F32;
+}
+
+/* e[j] for a float sum: never negative when the inputs are not */
+static void gen_positive(inst *x, rng *r) {
+  static const char *const one[] = {"%s", "(mul.f32 %s %s)", "(abs.f32 %s)", "(sqrt.f32 %s)", "(mul.f32 %s 0.5)", "(add.f32 %s 1)"};
+  static const char *const two[] = {"(mul.f32 %s %s)", "(add.f32 %s %s)", "(max.f32 %s %s)", "(min.f32 %s %s)",
+                                    "(fma.f32 %s %s 0.25)", "(sqrt.f32 (mul.f32 %s %s))"};
+  const char *a = x->in_name[0], *b = x->in_name[x->nin > 1 ? 1 : 0];
+  x->used[0] = 1;
+  if (x->nin > 1) {
+    x->used[1] = 1;
+    gasp_str_printf(&x->e, two[rnd(r, 6)], a, b);
+  } else {
+    gasp_str_printf(&x->e, one[rnd(r, 6)], a, a);
+  }
 }
 
 /* Draws the shape of an instance of a family. */
@@ -597,10 +758,21 @@ static void draw(inst *x, rng *r, int fam) {
       x->offset[k] = rnd(r, 4);
     }
   x->max_ops = fam == 0 ? 1 : 2 + rnd(r, 5);
+  if (fam >= F_REDUCE) draw_group(x, r, fam);
 }
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
+  if (fam >= F_REDUCE) {
+    if (x->group == GASP_MOP_TR) gasp_str_printf(&x->e, "(tr.%s ", tn(x->type));
+    else gasp_str_printf(&x->e, "(%s_%s.%s ", gasp_map_op_name(x->group), gasp_map_op_name(x->red), tn(x->type));
+    if (x->max_ops == 0) x->nin = 1;
+    if (x->positive) gen_positive(x, r);
+    else if (x->max_ops == 0) put_input(x, r, x->type);
+    else gen_op(x, r, x->type, 2);
+    gasp_str_puts(&x->e, ")");
+    return;
+  }
   if (fam == 0) gen_single(x, r);
   else {
     int arb_l0 = fam == 4 && chance(r, 25);
@@ -677,7 +849,10 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
   char **seen = NULL;
   int rc = 0;
   for (int f = 0; f < nf && !rc; f++) {
-    rng r = {o->seed * 0x100000001B3ull + (uint64_t)f * 0x9E3779B97F4A7C15ull + 1};
+    /* one stream per family, decorrelated (splitmix64 states a constant apart would repeat each other shifted) */
+    rng r0 = {o->seed};
+    rng r1 = {next(&r0) ^ ((uint64_t)(f + 1) * 0xD1B54A32D192ED03ull)};
+    rng r = {next(&r1)};
     int made = 0, attempts = 0;
     for (int n = 0; made < want[f] && attempts < want[f] * 50 + 100; attempts++) {
       inst x;

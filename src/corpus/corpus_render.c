@@ -40,11 +40,15 @@ static void lit_text(const gasp_map_node *n, int c_syntax, char *buf, size_t cap
   else snprintf(buf, cap, "%s", num);
 }
 
+/* the root operation of the map being described (leaves of a transpose's inner expression read element j) */
+static gasp_map_op c_root_op;
+
 /* a leaf as the description names it: %a in a snippet, a[i] / a[2*i + 1] in a kernel, the scalar's name */
 static void leaf_text(const gasp_map_node *n, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
   const gasp_param *p = &t->params[n->param];
   if (kind == GASP_RENDER_SNIPPET) gasp_str_printf(s, "%%%s", p->name);
   else if (kind == GASP_RENDER_ARB || p->role == GASP_ROLE_SCALAR) gasp_str_puts(s, p->name);
+  else if (gasp_map_is_group(c_root_op)) gasp_str_printf(s, "%s[j]", p->name);
   else if (n->op == GASP_MOP_AT) {
     gasp_str_printf(s, "%s[", p->name);
     if (n->stride != 1) gasp_str_printf(s, "%lld*", (long long)n->stride);
@@ -65,6 +69,8 @@ typedef struct {
   int used_op[GASP_MOP_COUNT];
   int used_type[5];
   int cvt_to_int, cvt_to_float;
+  int fop[GASP_MOP_COUNT], iop[GASP_MOP_COUNT]; /* operations on float and on integer operands */
+  int s32cmp, u32cmp, s32shr;
 } desc_ctx;
 
 static const char *cmp_sym(gasp_map_op op) {
@@ -91,7 +97,18 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
     desc_node(c, n->kid[i], &k[i]);
   }
   c->used_op[n->op] = 1;
-  c->used_type[n->type == GASP_MT_PRED ? n->src : n->type] = 1;
+  gasp_map_type ot = n->type == GASP_MT_PRED ? n->src : n->type;
+  c->used_type[ot] = 1;
+  if (n->op != GASP_MOP_CVT && n->op != GASP_MOP_SEL) {
+    if (is_float_t(ot)) c->fop[n->op] = 1;
+    else {
+      c->iop[n->op] = 1;
+      int cmpish = n->op == GASP_MOP_MIN || n->op == GASP_MOP_MAX || (n->op >= GASP_MOP_LT && n->op <= GASP_MOP_GE);
+      if (cmpish && ot == GASP_MT_S32) c->s32cmp = 1;
+      if (cmpish && ot == GASP_MT_U32) c->u32cmp = 1;
+      if (n->op == GASP_MOP_SHR && ot == GASP_MT_S32) c->s32shr = 1;
+    }
+  }
   const char *a = n->nkids > 0 ? k[0].data : "", *b = n->nkids > 1 ? k[1].data : "", *z = n->nkids > 2 ? k[2].data : "";
   switch (n->op) {
   case GASP_MOP_ADD: gasp_str_printf(e, "%s + %s", a, b); break;
@@ -162,25 +179,97 @@ static const char *type_words(gasp_map_type t) {
   }
 }
 
+static const char *red_word(gasp_map_op red) { return red == GASP_MOP_ADD ? "sum" : red == GASP_MOP_MIN ? "minimum" : "maximum"; }
+
+static const char *identity_text(gasp_map_op red, gasp_map_type t) {
+  if (red == GASP_MOP_ADD) return "0";
+  int mx = red == GASP_MOP_MAX;
+  switch (t) {
+  case GASP_MT_F32: case GASP_MT_F64: return mx ? "-infinity" : "+infinity";
+  case GASP_MT_S32: return mx ? "-2147483648" : "2147483647";
+  default: return mx ? "0" : "4294967295";
+  }
+}
+
+/* what a group form computes and how it is launched */
+static void group_text(const gasp_map *m, const gasp_task *t, gasp_str *s) {
+  const gasp_map_node *r = &m->n[m->root];
+  const char *o = t->params[m->out].name, *w = red_word(r->red), *id = identity_text(r->red, r->type);
+  const char *cmb = r->red == GASP_MOP_ADD ? "+" : r->red == GASP_MOP_MIN ? "min" : "max";
+  switch (r->op) {
+  case GASP_MOP_WRED:
+    gasp_str_printf(s, "Blocks of 256 threads on a 1-D grid; global thread i = blockIdx.x*blockDim.x + threadIdx.x, and warp "
+                       "w = i / 32 owns elements 32w .. 32w+31. Each warp computes the %s of its values e[j] with warp "
+                       "shuffles (shfl.sync, no shared memory): %s[w] = %s of e[j] for 32w <= j < min(32w+32, n). Elements "
+                       "j >= n are missing (only the last warp can be partial): their lanes take part with %s. %s has "
+                       "cdiv(n,32) entries: lane 0 of each warp that owns at least one element writes %s[w]. All 32 lanes "
+                       "of a warp must take part in the shuffles, including lanes with i >= n.\n",
+                    w, o, w, id, o, o);
+    break;
+  case GASP_MOP_BRED:
+    gasp_str_printf(s, "Blocks of 256 threads on a 1-D grid. Block b computes the %s of its 256 values e[j] through shared "
+                       "memory with barriers (bar.sync): %s[b] = %s of e[j] for 256b <= j < min(256b+256, n); elements at "
+                       "j >= n are missing (use %s for them). %s has cdiv(n,256) entries, one per block, written by one "
+                       "thread of the block.\n",
+                    w, o, w, id, o);
+    break;
+  case GASP_MOP_WSCAN:
+    gasp_str_printf(s, "Blocks of 256 threads on a 1-D grid; global thread i = blockIdx.x*blockDim.x + threadIdx.x, warp "
+                       "w = i / 32. Inclusive prefix %s within each warp of 32 elements: %s[i] = e[32w] %s ... %s e[i] "
+                       "for every i < n. Use warp shuffles (shfl.sync.up, 5 steps); lanes with i >= n take part with %s "
+                       "and write nothing.\n",
+                    w, o, cmb, cmb, id);
+    break;
+  case GASP_MOP_BSCAN: case GASP_MOP_BXSCAN:
+    gasp_str_printf(s, "Blocks of 256 threads on a 1-D grid; global thread i = blockIdx.x*256 + threadIdx.x, block b = "
+                       "blockIdx.x. %s prefix %s within each block of 256 elements: %s[i] = ",
+                    r->op == GASP_MOP_BSCAN ? "Inclusive" : "Exclusive", w, o);
+    if (r->op == GASP_MOP_BSCAN) gasp_str_printf(s, "e[256b] %s ... %s e[i]", cmb, cmb);
+    else gasp_str_printf(s, "e[256b] %s ... %s e[i-1], and %s for the block's first element", cmb, cmb, id);
+    gasp_str_printf(s, ", for every i < n. Use shared memory and barriers (bar.sync). Elements at i >= n do not exist: "
+                       "threads with i >= n contribute %s and write nothing.\n", id);
+    break;
+  case GASP_MOP_TR:
+    gasp_str_printf(s, "The inputs are row-major matrices of rows x cols elements; %s is a row-major matrix of cols x rows: "
+                       "the transpose of e, %s[c*rows + r] = e[r*cols + c] for every r < rows, c < cols, ", o, o);
+    break;
+  default: break;
+  }
+  if (r->red == GASP_MOP_ADD && (r->type == GASP_MT_F32 || r->type == GASP_MT_F64))
+    gasp_str_puts(s, "The values e[j] are never negative, so the summation order changes the result only by rounding "
+                     "(compared to 1e-5 relative).\n");
+}
+
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
   c.m = m;
   c.t = t;
   c.kind = kind;
+  c_root_op = m->n[m->root].op;
   gasp_str steps, root;
   gasp_str_init(&steps);
   gasp_str_init(&root);
   c.steps = &steps;
   const gasp_param *out = &t->params[m->out];
-  gasp_map_type rt = m->n[m->root].type;
-  desc_op(&c, m->root, &root);
+  const gasp_map_node *rn = &m->n[m->root];
+  int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
+  gasp_map_type rt = m->n[top].type;
+  if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
+  else desc_op(&c, top, &root);
   char outname[48];
-  if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%%%s", out->name);
+  if (group) snprintf(outname, sizeof outname, "e[j]");
+  else if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%%%s", out->name);
   else if (kind == GASP_RENDER_ARB) snprintf(outname, sizeof outname, "%s", out->name);
   else snprintf(outname, sizeof outname, "%s[i]", out->name);
+  if (group) group_text(m, t, s);
   if (kind == GASP_RENDER_ARB) gasp_str_puts(s, "For every element and every component (x, y, z, w): ");
-  if (c.ntemp == 0) {
+  if (group && c.ntemp == 0) {
+    gasp_str_printf(s, "where %s = %s, in %s.\n", outname, root.data, type_words(rt));
+  } else if (group) {
+    gasp_str_printf(s, "where %s is computed in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
+                    outname, type_words(rt), steps.data, outname, root.data);
+  } else if (c.ntemp == 0) {
     if (kind == GASP_RENDER_SNIPPET) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s", outname, root.data);
     gasp_str_printf(s, ", in %s.\n", type_words(rt));
@@ -188,7 +277,11 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
     gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
                     kind == GASP_RENDER_ARB ? "out" : outname, type_words(rt), steps.data, outname, root.data);
   }
-  int fl = c.used_type[GASP_MT_F32] || c.used_type[GASP_MT_F64], in = c.used_type[GASP_MT_S32] || c.used_type[GASP_MT_U32];
+  int fl = 0, in = 0;
+  for (int k = 0; k < GASP_MOP_COUNT; k++) {
+    fl |= c.fop[k];
+    in |= c.iop[k];
+  }
   if (kind == GASP_RENDER_ARB) {
     gasp_str_puts(s, "Every operation rounds to float on its own (a multiply followed by an add may be one MAD: this "
                      "renderer does not fuse it).");
@@ -201,34 +294,31 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
   }
   if (fl) {
     gasp_str_puts(s, "Every float operation rounds to nearest even on its own");
-    if (c.used_op[GASP_MOP_FMA] && (rt == GASP_MT_F32 || rt == GASP_MT_F64 || c.used_type[GASP_MT_F32] || c.used_type[GASP_MT_F64]))
-      gasp_str_puts(s, "; fma(x, y, z) is the fused multiply-add, rounded once");
+    if (c.fop[GASP_MOP_FMA]) gasp_str_puts(s, "; fma(x, y, z) is the fused multiply-add, rounded once");
     gasp_str_puts(s, "; no other operations may be fused or reordered. Denormals are preserved (no flush to zero).");
-    if (c.used_op[GASP_MOP_SQRT] || c.used_op[GASP_MOP_DIV])
+    if (c.fop[GASP_MOP_SQRT] || c.fop[GASP_MOP_DIV])
       gasp_str_puts(s, " Division and sqrt are the IEEE 754 correctly rounded operations, not approximations.");
-    if (c.used_op[GASP_MOP_MIN] || c.used_op[GASP_MOP_MAX])
-      gasp_str_puts(s, " min and max return the other operand when one is NaN.");
-    if (c.used_op[GASP_MOP_LRP]) gasp_str_puts(s, " lrp(t, x, y) = y + t * (x - y), three rounded operations.");
+    if (c.fop[GASP_MOP_MIN] || c.fop[GASP_MOP_MAX]) gasp_str_puts(s, " min and max return the other operand when one is NaN.");
+    if (c.fop[GASP_MOP_LRP]) gasp_str_puts(s, " lrp(t, x, y) = y + t * (x - y), three rounded operations.");
+    int fcmp = 0;
+    for (int k = GASP_MOP_LT; k <= GASP_MOP_NE; k++) fcmp |= c.fop[k];
+    if (fcmp) gasp_str_puts(s, " A comparison with a NaN operand is false (!= is true).");
     gasp_str_puts(s, "\n");
   }
   if (in) {
     gasp_str_puts(s, "Integer arithmetic wraps modulo 2^32 (keep the low 32 bits)");
-    if (c.used_op[GASP_MOP_FMA]) gasp_str_puts(s, "; mad.lo(x, y, z) = low 32 bits of x * y + z");
-    if (c.used_op[GASP_MOP_SHL] || c.used_op[GASP_MOP_SHR])
-      gasp_str_printf(s, "; shift amounts are taken modulo 32%s", c.used_type[GASP_MT_S32] && c.used_op[GASP_MOP_SHR] ? " and >> on s32 is arithmetic (sign-filling)" : "");
-    if (c.used_op[GASP_MOP_DIV] || c.used_op[GASP_MOP_REM])
-      gasp_str_puts(s, "; / truncates toward zero and % takes the sign of the dividend");
-    if (c.used_type[GASP_MT_S32] && (c.used_op[GASP_MOP_MIN] || c.used_op[GASP_MOP_MAX] || c.used_op[GASP_MOP_LT] || c.used_op[GASP_MOP_GT] || c.used_op[GASP_MOP_LE] || c.used_op[GASP_MOP_GE]))
-      gasp_str_puts(s, "; s32 comparisons are signed");
-    if (c.used_type[GASP_MT_U32] && (c.used_op[GASP_MOP_MIN] || c.used_op[GASP_MOP_MAX] || c.used_op[GASP_MOP_LT] || c.used_op[GASP_MOP_GT] || c.used_op[GASP_MOP_LE] || c.used_op[GASP_MOP_GE]))
-      gasp_str_puts(s, "; u32 comparisons are unsigned");
+    if (c.iop[GASP_MOP_FMA]) gasp_str_puts(s, "; mad.lo(x, y, z) = low 32 bits of x * y + z");
+    if (c.iop[GASP_MOP_SHL] || c.iop[GASP_MOP_SHR])
+      gasp_str_printf(s, "; shift amounts are taken modulo 32%s", c.s32shr ? " and >> on s32 is arithmetic (sign-filling)" : "");
+    if (c.iop[GASP_MOP_DIV] || c.iop[GASP_MOP_REM]) gasp_str_puts(s, "; / truncates toward zero and % takes the sign of the dividend");
+    if (c.s32cmp) gasp_str_puts(s, "; s32 comparisons are signed");
+    if (c.u32cmp) gasp_str_puts(s, "; u32 comparisons are unsigned");
     gasp_str_puts(s, ".\n");
   }
   if (c.cvt_to_float) gasp_str_puts(s, "f32(x) and f64(x) convert to that float type, rounding to nearest even.\n");
   if (c.cvt_to_int)
     gasp_str_puts(s, "s32(x) and u32(x) convert a float to an integer truncating toward zero, saturating at the type's "
                      "range, NaN giving 0 (cvt.rzi.sat).\n");
-  if (c.used_op[GASP_MOP_SEL] && fl) gasp_str_puts(s, "A comparison with a NaN operand is false (!= is true).\n");
   gasp_str_free(&steps);
   gasp_str_free(&root);
 }
@@ -237,8 +327,13 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
 
 enum { H_MIN_S32, H_MAX_S32, H_MIN_U32, H_MAX_U32, H_ABS_S32, H_F2I, H_F2U, H_D2I, H_D2U, H_COUNT };
 
+static const char *const helper_names[H_COUNT] = {"g_min_s32", "g_max_s32", "g_min_u32", "g_max_u32", "g_abs_s32",
+                                                  "g_f2i", "g_f2u", "g_d2i", "g_d2u"};
+
 static void add_helper(gasp_str *h, int *have, int which, int cl) {
-  if (have[which]) return;
+  char key[32];
+  snprintf(key, sizeof key, " %s(", helper_names[which]);
+  if (have[which] || (h->data && strstr(h->data, key))) return;
   have[which] = 1;
   const char *q = cl ? "static inline" : "__device__ __forceinline__ static";
   switch (which) {
@@ -387,7 +482,8 @@ void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str 
   c.t = t;
   c.cl = cl;
   c.h = helpers;
-  c_node(&c, m->root, s);
+  const gasp_map_node *r = &m->n[m->root];
+  c_node(&c, gasp_map_is_group(r->op) ? r->kid[0] : m->root, s);
 }
 
 /* ---- ARB ---- */
@@ -544,4 +640,42 @@ int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, g
   gasp_str_free(&c.decl);
   gasp_str_free(&res);
   return rc;
+}
+
+/* ---- group forms: the combination and its identity in C ---- */
+
+void gasp_corpus_combine_c(gasp_map_op red, gasp_map_type t, int cl, const char *a, const char *b, gasp_str *s,
+                           gasp_str *helpers) {
+  int have[H_COUNT] = {0};
+  if (red == GASP_MOP_ADD) {
+    if (t == GASP_MT_F32) gasp_str_printf(s, "__fadd_rn(%s, %s)", a, b);
+    else if (t == GASP_MT_F64) gasp_str_printf(s, cl ? "(%s + %s)" : "__dadd_rn(%s, %s)", a, b);
+    else if (t == GASP_MT_S32) gasp_str_printf(s, "(int)((unsigned)%s + (unsigned)%s)", a, b);
+    else gasp_str_printf(s, "(%s + %s)", a, b);
+    return;
+  }
+  int mx = red == GASP_MOP_MAX;
+  if (t == GASP_MT_F32) gasp_str_printf(s, "%s(%s, %s)", mx ? "fmaxf" : "fminf", a, b);
+  else if (t == GASP_MT_F64) gasp_str_printf(s, "%s(%s, %s)", cl ? (mx ? "__builtin_fmax" : "__builtin_fmin") : (mx ? "fmax" : "fmin"), a, b);
+  else {
+    int h = t == GASP_MT_S32 ? (mx ? H_MAX_S32 : H_MIN_S32) : (mx ? H_MAX_U32 : H_MIN_U32);
+    add_helper(helpers, have, h, cl);
+    gasp_str_printf(s, "%s(%s, %s)", helper_names[h], a, b);
+  }
+}
+
+const char *gasp_corpus_identity_c(gasp_map_op red, gasp_map_type t, int cl) {
+  int mx = red == GASP_MOP_MAX;
+  switch (t) {
+  case GASP_MT_F32:
+    if (red == GASP_MOP_ADD) return "0.0f";
+    if (cl) return mx ? "(-__builtin_inff())" : "__builtin_inff()";
+    return mx ? "__int_as_float(0xff800000)" : "__int_as_float(0x7f800000)";
+  case GASP_MT_F64:
+    if (red == GASP_MOP_ADD) return "0.0";
+    if (cl) return mx ? "(-__builtin_inf())" : "__builtin_inf()";
+    return mx ? "__longlong_as_double(0xfff0000000000000LL)" : "__longlong_as_double(0x7ff0000000000000LL)";
+  case GASP_MT_S32: return red == GASP_MOP_ADD ? "0" : mx ? "(-2147483647 - 1)" : "2147483647";
+  default: return red == GASP_MOP_ADD ? "0u" : mx ? "0u" : "4294967295u";
+  }
 }

@@ -19,7 +19,8 @@
 
 static const char *const op_names[GASP_MOP_COUNT] = {
     "leaf", "at", "lit", "add", "sub", "mul", "fma", "min", "max", "abs", "neg", "sqrt", "div", "rem", "and",
-    "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt"};
+    "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt",
+    "wred", "bred", "wscan", "bscan", "bxscan", "tr"};
 static const char *const type_names[] = {"f32", "f64", "s32", "u32", "pred"};
 
 const char *gasp_map_op_name(gasp_map_op op) { return op < GASP_MOP_COUNT ? op_names[op] : "?"; }
@@ -27,6 +28,7 @@ const char *gasp_map_type_name(gasp_map_type t) { return t <= GASP_MT_PRED ? typ
 
 static int is_float(gasp_map_type t) { return t == GASP_MT_F32 || t == GASP_MT_F64; }
 static int is_cmp(gasp_map_op op) { return op >= GASP_MOP_LT && op <= GASP_MOP_NE; }
+int gasp_map_is_group(gasp_map_op op) { return op >= GASP_MOP_WRED && op <= GASP_MOP_TR; }
 
 static int type_of_dtype(gasp_dtype d) {
   switch (d) {
@@ -124,9 +126,25 @@ static int parse_list(parser *P, int want) {
   size_t len = token(P, &tok);
   const char *dot = memchr(tok, '.', len);
   size_t oplen = dot ? (size_t)(dot - tok) : len;
+  /* a group form names its combination: wred_add, bscan_max ... */
+  const char *us = memchr(tok, '_', oplen);
+  int red = -1;
+  if (us) {
+    size_t rl = (size_t)(tok + oplen - us - 1);
+    if (rl == 3 && !strncmp(us + 1, "add", 3)) red = GASP_MOP_ADD;
+    else if (rl == 3 && !strncmp(us + 1, "min", 3)) red = GASP_MOP_MIN;
+    else if (rl == 3 && !strncmp(us + 1, "max", 3)) red = GASP_MOP_MAX;
+    oplen = (size_t)(us - tok);
+  }
   int op = -1;
   for (int i = GASP_MOP_AT; i < GASP_MOP_COUNT; i++)
     if (i != GASP_MOP_LIT && strlen(op_names[i]) == oplen && !strncmp(op_names[i], tok, oplen)) op = i;
+  if (op >= 0 && gasp_map_is_group((gasp_map_op)op) != (red >= 0 || op == GASP_MOP_TR) ) op = -1;
+  if (op >= 0 && (us != NULL) != (red >= 0)) op = -1;
+  if (op >= 0 && gasp_map_is_group((gasp_map_op)op) && P->m->count > 0) {
+    P->p = tok;
+    return fail(P, "%.*s is a group form: only the whole expression may be one", (int)len, tok);
+  }
   if (op < 0) {
     P->p = tok;
     return fail(P, "unknown operation '%.*s'", (int)oplen, tok);
@@ -179,8 +197,20 @@ static int parse_list(parser *P, int want) {
     n->type = is_cmp((gasp_map_op)op) ? GASP_MT_PRED : (gasp_map_type)ty;
     int fl = is_float((gasp_map_type)ty);
     int arity = 2;
+    if (red >= 0) n->red = (gasp_map_op)red;
+    if (gasp_map_is_group((gasp_map_op)op)) {
+      const char *need[2] = {op == GASP_MOP_TR ? "rows" : "n", op == GASP_MOP_TR ? "cols" : NULL};
+      for (int k = 0; k < 2; k++) {
+        if (!need[k]) continue;
+        int pi = find_param(P, need[k], strlen(need[k]));
+        if (pi < 0 || P->task->params[pi].role != GASP_ROLE_SCALAR)
+          return fail(P, "%s needs the scalar parameter '%s'", op_names[op], need[k]);
+      }
+    }
     switch (op) {
     case GASP_MOP_ABS: case GASP_MOP_NEG: case GASP_MOP_SQRT: case GASP_MOP_CVT: arity = 1; break;
+    case GASP_MOP_WRED: case GASP_MOP_BRED: case GASP_MOP_WSCAN: case GASP_MOP_BSCAN: case GASP_MOP_BXSCAN:
+    case GASP_MOP_TR: arity = 1; break;
     case GASP_MOP_FMA: case GASP_MOP_LRP: case GASP_MOP_SEL: arity = 3; break;
     default: break;
     }
@@ -438,6 +468,39 @@ gasp_map_value gasp_map_eval(const gasp_map *m, const gasp_task *task, const gas
   return ev(m, m->root, task, a, i);
 }
 
+gasp_map_value gasp_map_eval_node(const gasp_map *m, int node, const gasp_task *task, const gasp_ref_args *a, int64_t i) {
+  return ev(m, node, task, a, i);
+}
+
+gasp_map_value gasp_map_combine(gasp_map_op red, gasp_map_type t, gasp_map_value x, gasp_map_value y) {
+  gasp_map_value r;
+  memset(&r, 0, sizeof r);
+  int mx = red == GASP_MOP_MAX;
+  switch (t) {
+  case GASP_MT_F32: r.f32 = red == GASP_MOP_ADD ? x.f32 + y.f32 : mx ? fmaxf(x.f32, y.f32) : fminf(x.f32, y.f32); break;
+  case GASP_MT_F64: r.f64 = red == GASP_MOP_ADD ? x.f64 + y.f64 : mx ? fmax(x.f64, y.f64) : fmin(x.f64, y.f64); break;
+  case GASP_MT_S32:
+    r.u32 = red == GASP_MOP_ADD ? x.u32 + y.u32 : (mx ? x.s32 > y.s32 : x.s32 < y.s32) ? x.u32 : y.u32;
+    break;
+  default: r.u32 = red == GASP_MOP_ADD ? x.u32 + y.u32 : (mx ? x.u32 > y.u32 : x.u32 < y.u32) ? x.u32 : y.u32; break;
+  }
+  return r;
+}
+
+gasp_map_value gasp_map_identity(gasp_map_op red, gasp_map_type t) {
+  gasp_map_value r;
+  memset(&r, 0, sizeof r);
+  if (red == GASP_MOP_ADD) return r;
+  int mx = red == GASP_MOP_MAX;
+  switch (t) {
+  case GASP_MT_F32: r.f32 = mx ? -INFINITY : INFINITY; break;
+  case GASP_MT_F64: r.f64 = mx ? -INFINITY : INFINITY; break;
+  case GASP_MT_S32: r.s32 = mx ? INT32_MIN : INT32_MAX; break;
+  default: r.u32 = mx ? 0u : 0xffffffffu; break;
+  }
+  return r;
+}
+
 /* ---- canonical form ---- */
 
 static int commutative(gasp_map_op op) {
@@ -484,6 +547,8 @@ static char *canon(const gasp_map *m, int id, const gasp_task *task) {
   gasp_str_init(&s);
   if (n->op == GASP_MOP_CVT)
     gasp_str_printf(&s, "(cvt.%s.%s", type_names[n->type], type_names[n->src]);
+  else if (gasp_map_is_group(n->op) && n->op != GASP_MOP_TR)
+    gasp_str_printf(&s, "(%s_%s.%s", op_names[n->op], op_names[n->red], type_names[n->type]);
   else
     gasp_str_printf(&s, "(%s.%s", op_names[n->op], type_names[is_cmp(n->op) ? n->src : n->type]);
   for (int k = 0; k < n->nkids; k++) {

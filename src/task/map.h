@@ -22,6 +22,13 @@ typedef enum {
   GASP_MOP_SQRT, GASP_MOP_DIV, GASP_MOP_REM, GASP_MOP_AND, GASP_MOP_OR, GASP_MOP_XOR, GASP_MOP_SHL, GASP_MOP_SHR,
   GASP_MOP_LRP, GASP_MOP_LT, GASP_MOP_LE, GASP_MOP_GT, GASP_MOP_GE, GASP_MOP_EQ, GASP_MOP_NE, GASP_MOP_SEL,
   GASP_MOP_CVT,
+  /* group forms, only at the root: the inner expression e[j] combined over a group of elements */
+  GASP_MOP_WRED,     /* out[w] = e over the warp w (32 consecutive elements), combined by `red` */
+  GASP_MOP_BRED,     /* out[b] = e over block b (blockDim.x consecutive elements) */
+  GASP_MOP_WSCAN,    /* out[i] = inclusive prefix of e within i's warp */
+  GASP_MOP_BSCAN,    /* out[i] = inclusive prefix of e within i's block */
+  GASP_MOP_BXSCAN,   /* out[i] = exclusive prefix of e within i's block (the identity first) */
+  GASP_MOP_TR,       /* out[c*rows + r] = e[r*cols + c]: a transpose (scalars rows and cols) */
   GASP_MOP_COUNT
 } gasp_map_op;
 
@@ -35,6 +42,7 @@ typedef struct {
   int param;             /* LEAF, AT: the parameter index */
   int64_t stride, offset;/* AT */
   double lit;            /* LIT: the value (f32 literals are already rounded to float) */
+  gasp_map_op red;       /* group forms: ADD, MIN or MAX */
   uint32_t ilit;         /* LIT: integer types, the 32-bit pattern */
 } gasp_map_node;
 
@@ -51,6 +59,9 @@ typedef struct {
  *  arithmetic on s32) lrp(t,x,y) = y + t*(x - y) (float, three roundings) lt le gt ge eq ne (ordered: false
  *  with a NaN, except ne) sel(p,x,y) cvt.D.S (f32<-s32/u32/f64 and f64<-f32/s32 round to nearest; s32<-f32/f64
  *  truncates, saturating, NaN gives 0).
+ * Group forms at the root (tasks/README.md): (wred_OP.T e) (bred_OP.T e) (wscan_OP.T e) (bscan_OP.T e)
+ * (bxscan_OP.T e) with OP add, min or max need the scalar n; (tr.T e) needs the scalars rows and cols. A warp
+ * is 32 consecutive elements, a block blockDim.x; missing elements (j >= n) take no part.
  * Parses text against the task's parameters; returns 0, or -1 with a message (err) and the 0-based column
  * of the problem (*col). The expression's type must be the `out` parameter's type. */
 int gasp_map_parse(const char *text, const gasp_task *task, gasp_map *m, int *col, char *err, size_t errcap);
@@ -63,6 +74,14 @@ const char *gasp_map_type_name(gasp_map_type t);
  * are a reference's arguments, in parameter order. */
 typedef union { float f32; double f64; int32_t s32; uint32_t u32; int pred; } gasp_map_value;
 gasp_map_value gasp_map_eval(const gasp_map *m, const gasp_task *task, const gasp_ref_args *a, int64_t i);
+/* The same for any node (a group form's inner expression: node m->n[m->root].kid[0]). */
+gasp_map_value gasp_map_eval_node(const gasp_map *m, int node, const gasp_task *task, const gasp_ref_args *a, int64_t i);
+/* Whether op is a group form (WRED ... TR). */
+int gasp_map_is_group(gasp_map_op op);
+/* The group form's combination of two values of type t (ADD wraps for integers; MIN, MAX as min, max). */
+gasp_map_value gasp_map_combine(gasp_map_op red, gasp_map_type t, gasp_map_value x, gasp_map_value y);
+/* The identity of red for type t (add 0, min +inf / largest, max -inf / smallest). */
+gasp_map_value gasp_map_identity(gasp_map_op red, gasp_map_type t);
 
 /* The canonical form: `in` arrays renamed $0, $1 ... in parameter order, scalars replaced by their values,
  * operands of commutative operations sorted. Two tasks with one canonical form compute the same thing.
