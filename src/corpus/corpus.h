@@ -22,6 +22,7 @@
  *               element-wise expression
  *  scan         L4 warp inclusive scans, L5 block inclusive and exclusive scans
  *  transpose    L2 plain and L5 shared-memory tiled transposes of an element-wise expression
+ *  loop         L3 a loop per element whose trip count is data (divergent warps): v = start, cnt times v = step
  * f16 is not a task dtype, so no family makes f16 tasks. */
 const char *const *gasp_corpus_families(void);
 
@@ -37,7 +38,7 @@ typedef struct {
   int skipped_bench_id;   /* an id the benchmark uses */
   int skipped_bench_same; /* the same computation as a benchmark task (canonical form in the table) */
   int skipped_duplicate;  /* the same computation and shape as an earlier generated task */
-  int per_family[8];
+  int per_family[16];
   int per_level[8];
 } gasp_corpus_gen_stats;
 
@@ -57,6 +58,8 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
 /* The right-hand side of out[i] in CUDA (cl = 0) or OpenCL C for gasp_amd.h (cl = 1); helpers receives the
  * helper functions the expression calls (define them before the kernel). */
 void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str *s, gasp_str *helpers);
+/* The same for one node of the map (a loop's count, start and step; `acc` is written v). */
+void gasp_corpus_expr_c_node(const gasp_map *m, const gasp_task *t, int cl, int node, gasp_str *s, gasp_str *helpers);
 /* A group form's combination of a and b (add rounds once; integers wrap) and its identity, in CUDA or OpenCL C. */
 void gasp_corpus_combine_c(gasp_map_op red, gasp_map_type t, int cl, const char *a, const char *b, gasp_str *s,
                            gasp_str *helpers);

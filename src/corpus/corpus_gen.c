@@ -10,10 +10,11 @@
 
 #include "corpus.h"
 
-static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", NULL};
-enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE };
+static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose",
+                                       "loop", NULL};
+enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP };
 /* shares of --count, in percent, in the order above */
-static const int family_weight[] = {12, 24, 20, 8, 16, 8, 6, 6};
+static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6};
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -157,6 +158,7 @@ typedef struct {
   gasp_map_op group, red;      /* group families: the root form (WRED ... TR) and its combination */
   int smem;                    /* transpose: the shared-memory tiled version (L5) */
   int positive;                /* float sums: inputs and e[j] are never negative */
+  int loop, in_step;           /* the loop family; generating its step (leaves may be the running value) */
   gasp_str e;                  /* the expression being built */
 } inst;
 
@@ -175,8 +177,15 @@ static void put_lit(inst *x, rng *r, gasp_map_type t) {
  * another type, or the scalar */
 static int put_input(inst *x, rng *r, gasp_map_type t) {
   int cand[4], nc = 0;
-  for (int k = 0; k < x->nin; k++) cand[nc++] = k;
+  for (int k = 0; k < x->nin; k++) {
+    int fa = x->in_type[k] == GASP_MT_F32 || x->in_type[k] == GASP_MT_F64, fb = t == GASP_MT_F32 || t == GASP_MT_F64;
+    if (x->in_type[k] == t || fa || fb) cand[nc++] = k; /* no integer-to-integer conversions */
+  }
   if (x->has_scalar) cand[nc++] = 3;
+  if (!nc) {
+    put_lit(x, r, t);
+    return 0;
+  }
   /* prefer inputs not used yet, so that every parameter appears */
   int pick = -1;
   for (int tries = 0; tries < 4 && pick < 0; tries++) {
@@ -200,7 +209,8 @@ static int put_input(inst *x, rng *r, gasp_map_type t) {
 }
 
 static void leaf(inst *x, rng *r, gasp_map_type t, int allow_lit) {
-  if (allow_lit && chance(r, 25)) put_lit(x, r, t);
+  if (x->in_step && chance(r, 40)) gasp_str_puts(&x->e, "acc");
+  else if (allow_lit && chance(r, 25)) put_lit(x, r, t);
   else put_input(x, r, t);
 }
 
@@ -440,6 +450,21 @@ static void c_group_body(const inst *x, int cl, const char *o, const char *e, ga
   }
 }
 
+/* A loop per element: v = start, then cnt times v = step. */
+static void c_loop_body(const gasp_task *t, const gasp_map *m, int cl, const char *o, gasp_str *helpers, gasp_str *s) {
+  const gasp_map_node *root = &m->n[m->root];
+  gasp_str part[3];
+  for (int k = 0; k < 3; k++) {
+    gasp_str_init(&part[k]);
+    gasp_corpus_expr_c_node(m, t, cl, root->kid[k], &part[k], helpers);
+  }
+  const char *ct = root->type == GASP_MT_F32 ? "float" : root->type == GASP_MT_S32 ? "int" : "unsigned";
+  gasp_str_printf(s, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {\n    %s v = %s;\n"
+                     "    unsigned cnt = %s;\n    for (unsigned c = 0; c < cnt; c++) v = %s;\n    %s[i] = v;\n  }\n}\n",
+                  ct, part[1].data, part[0].data, part[2].data, o);
+  for (int k = 0; k < 3; k++) gasp_str_free(&part[k]);
+}
+
 /* the kernel's C signature and body for CUDA (cl 0) or OpenCL (cl 1) */
 static void c_kernel(const inst *x, const gasp_task *t, const gasp_map *m, int cl, gasp_str *s) {
   gasp_str helpers, e;
@@ -458,7 +483,8 @@ static void c_kernel(const inst *x, const gasp_task *t, const gasp_map *m, int c
   }
   gasp_str_puts(s, ") {\n");
   const char *o = t->params[m->out].name;
-  if (x->group) c_group_body(x, cl, o, e.data, s);
+  if (x->loop) c_loop_body(t, m, cl, o, &helpers, s);
+  else if (x->group) c_group_body(x, cl, o, e.data, s);
   else if (x->gridstride)
     gasp_str_printf(s, "  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n    %s[i] = %s;\n}\n", o, e.data);
   else
@@ -472,7 +498,9 @@ static void title_of(const gasp_map *m, const inst *x, char *buf, size_t cap) {
   char ops[96] = "";
   for (int i = 0; i < m->count; i++) {
     gasp_map_op op = m->n[i].op;
-    if (op <= GASP_MOP_LIT || gasp_map_is_group(op) || seen[op] || strlen(ops) > 60) continue;
+    if (op <= GASP_MOP_LIT || gasp_map_is_group(op) || op == GASP_MOP_LOOP || op == GASP_MOP_ACC || seen[op] ||
+        strlen(ops) > 60)
+      continue;
     seen[op] = 1;
     if (ops[0]) strncat(ops, ", ", sizeof ops - strlen(ops) - 1);
     strncat(ops, gasp_map_op_name(op), sizeof ops - strlen(ops) - 1);
@@ -481,6 +509,7 @@ static void title_of(const gasp_map *m, const inst *x, char *buf, size_t cap) {
                                    "block exclusive scan", "transpose"};
   const char *what = x->group == GASP_MOP_TR && x->smem ? "shared-memory tiled transpose"
                      : x->group ? gw[x->group - GASP_MOP_WRED]
+                     : x->loop ? "data-dependent loop"
                      : x->kind == GASP_RENDER_ARB ? (x->vertex ? "ARB vertex program" : "ARB fragment program")
                      : x->level == 0 ? "one instruction" : x->level == 1 ? "straight-line sequence"
                      : x->gridstride ? "grid-stride kernel" : "element-wise kernel";
@@ -758,11 +787,57 @@ static void draw(inst *x, rng *r, int fam) {
       x->offset[k] = rnd(r, 4);
     }
   x->max_ops = fam == 0 ? 1 : 2 + rnd(r, 5);
-  if (fam >= F_REDUCE) draw_group(x, r, fam);
+  if (fam >= F_REDUCE && fam <= F_TRANSPOSE) draw_group(x, r, fam);
+  if (fam == F_LOOP) {
+    static const gasp_map_type lt[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_S32, GASP_MT_U32};
+    x->type = lt[rnd(r, 4)];
+    x->loop = 1;
+    x->level = 3;
+    x->has_scalar = 0;
+    x->nin = 2;
+    gasp_strlcpy(x->in_name[0], "x", sizeof x->in_name[0]);
+    gasp_strlcpy(x->in_name[1], "k", sizeof x->in_name[1]);
+    x->in_type[0] = x->type;
+    x->in_type[1] = GASP_MT_U32;
+    for (int k = 0; k < 3; k++) x->stride[k] = 1, x->offset[k] = 0;
+    x->max_ops = 1 + rnd(r, 3);
+  }
 }
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
+  if (fam == F_LOOP) {
+    static const char *const counts[] = {"(and.u32 k 15)", "(and.u32 k 7)", "(rem.u32 k 13)", "(rem.u32 k 9)"};
+    const char *tt = tn(x->type);
+    gasp_str_printf(&x->e, "(loop.%s %s ", tt, counts[rnd(r, 4)]);
+    x->used[1] = 1;
+    if (chance(r, 75)) {
+      gasp_str_puts(&x->e, "x");
+      x->used[0] = 1;
+    } else {
+      put_lit(x, r, x->type);
+    }
+    /* the step combines the running value with a generated operand, so every iteration changes v */
+    int fl = x->type == GASP_MT_F32;
+    static const char *const fsteps[] = {"add", "mul", "sub", "max", "min", "fma"}, *const isteps[] = {"add", "mul", "sub", "xor", "max", "fma"};
+    const char *op = fl ? fsteps[rnd(r, 6)] : isteps[rnd(r, 6)];
+    x->in_step = 1;
+    gasp_str_printf(&x->e, " (%s.%s acc ", op, tt);
+    if (!strcmp(op, "fma") || !strcmp(op, "mul")) {
+      /* keep products bounded: a small literal factor */
+      static const char *const ff[] = {"0.5", "0.75", "1.5", "-0.5", "1.25"}, *const fi[] = {"3", "5", "7", "31", "2"};
+      gasp_str_puts(&x->e, fl ? ff[rnd(r, 5)] : fi[rnd(r, 5)]);
+      if (!strcmp(op, "fma")) {
+        gasp_str_puts(&x->e, " ");
+        gen(x, r, x->type, 2, 0);
+      }
+    } else {
+      gen(x, r, x->type, 2, 0);
+    }
+    x->in_step = 0;
+    gasp_str_puts(&x->e, "))");
+    return;
+  }
   if (fam >= F_REDUCE) {
     if (x->group == GASP_MOP_TR) gasp_str_printf(&x->e, "(tr.%s ", tn(x->type));
     else gasp_str_printf(&x->e, "(%s_%s.%s ", gasp_map_op_name(x->group), gasp_map_op_name(x->red), tn(x->type));
@@ -830,7 +905,7 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
   gasp_write_file(src, pre, plen);
   free(pre);
   /* how many of each family: weights over the enabled families, the remainder to the first ones */
-  int want[8] = {0}, total_w = 0, nf = 0;
+  int want[16] = {0}, total_w = 0, nf = 0;
   for (int f = 0; families[f]; f++, nf++)
     if (family_enabled(o->families, families[f])) total_w += family_weight[f];
   int assigned = 0;

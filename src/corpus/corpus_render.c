@@ -145,6 +145,10 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
 
 static void desc_node(desc_ctx *c, int id, gasp_str *out) {
   const gasp_map_node *n = &c->m->n[id];
+  if (n->op == GASP_MOP_ACC) {
+    gasp_str_puts(out, "v");
+    return;
+  }
   if (n->op == GASP_MOP_LEAF || n->op == GASP_MOP_AT) {
     leaf_text(n, c->t, c->kind, out);
     return;
@@ -253,6 +257,30 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
   c.steps = &steps;
   const gasp_param *out = &t->params[m->out];
   const gasp_map_node *rn = &m->n[m->root];
+  if (rn->op == GASP_MOP_LOOP) {
+    gasp_str cnt, init, step;
+    gasp_str_init(&cnt);
+    gasp_str_init(&init);
+    gasp_str_init(&step);
+    for (int k = 0; k < 2; k++) {
+      int id = rn->kid[k];
+      if (m->n[id].op > GASP_MOP_LIT) desc_op(&c, id, k ? &init : &cnt);
+      else desc_node(&c, id, k ? &init : &cnt);
+    }
+    int before = c.ntemp;
+    desc_op(&c, rn->kid[2], &step);
+    gasp_str_printf(s, "A loop whose trip count is data, in %s: for every i < n, start with v = %s; then repeat cnt "
+                       "times, where cnt = %s:\n%s  v = %s\nand write %s[i] = v (cnt = 0 leaves v as it started).\n",
+                    type_words(rn->type), init.data, cnt.data, steps.len ? steps.data : "", step.data, out->name);
+    (void)before;
+    gasp_str_free(&cnt);
+    gasp_str_free(&init);
+    gasp_str_free(&step);
+    gasp_str_free(&steps);
+    gasp_str_init(&steps);
+    c.ntemp = 1; /* the notes below as for a sequence */
+    goto notes;
+  }
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
   if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
@@ -277,6 +305,7 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
     gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
                     kind == GASP_RENDER_ARB ? "out" : outname, type_words(rt), steps.data, outname, root.data);
   }
+notes:;
   int fl = 0, in = 0;
   for (int k = 0; k < GASP_MOP_COUNT; k++) {
     fl |= c.fop[k];
@@ -373,6 +402,9 @@ static void c_node(c_ctx *c, int id, gasp_str *s) {
   case GASP_MOP_LIT:
     lit_text(n, 1, buf, sizeof buf);
     gasp_str_puts(s, buf);
+    return;
+  case GASP_MOP_ACC:
+    gasp_str_puts(s, "v");
     return;
   default: break;
   }
@@ -473,6 +505,16 @@ static void c_node(c_ctx *c, int id, gasp_str *s) {
   default: break;
   }
   for (int i = 0; i < n->nkids; i++) gasp_str_free(&k[i]);
+}
+
+void gasp_corpus_expr_c_node(const gasp_map *m, const gasp_task *t, int cl, int node, gasp_str *s, gasp_str *helpers) {
+  c_ctx c;
+  memset(&c, 0, sizeof c);
+  c.m = m;
+  c.t = t;
+  c.cl = cl;
+  c.h = helpers;
+  c_node(&c, node, s);
 }
 
 void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str *s, gasp_str *helpers) {

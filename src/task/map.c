@@ -20,7 +20,7 @@
 static const char *const op_names[GASP_MOP_COUNT] = {
     "leaf", "at", "lit", "add", "sub", "mul", "fma", "min", "max", "abs", "neg", "sqrt", "div", "rem", "and",
     "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt",
-    "wred", "bred", "wscan", "bscan", "bxscan", "tr"};
+    "wred", "bred", "wscan", "bscan", "bxscan", "tr", "loop", "acc"};
 static const char *const type_names[] = {"f32", "f64", "s32", "u32", "pred"};
 
 const char *gasp_map_op_name(gasp_map_op op) { return op < GASP_MOP_COUNT ? op_names[op] : "?"; }
@@ -55,6 +55,8 @@ typedef struct {
   char *err;
   size_t errcap;
   int failed, col;
+  int in_step;       /* inside a loop's step: `acc` names the running value */
+  gasp_map_type acc_type;
 } parser;
 
 static int fail(parser *P, const char *fmt, ...) {
@@ -141,6 +143,11 @@ static int parse_list(parser *P, int want) {
     if (i != GASP_MOP_LIT && strlen(op_names[i]) == oplen && !strncmp(op_names[i], tok, oplen)) op = i;
   if (op >= 0 && gasp_map_is_group((gasp_map_op)op) != (red >= 0 || op == GASP_MOP_TR) ) op = -1;
   if (op >= 0 && (us != NULL) != (red >= 0)) op = -1;
+  if (op == GASP_MOP_ACC) op = -1;
+  if (op == GASP_MOP_LOOP && P->m->count > 0) {
+    P->p = tok;
+    return fail(P, "a loop is the whole expression or nothing");
+  }
   if (op >= 0 && gasp_map_is_group((gasp_map_op)op) && P->m->count > 0) {
     P->p = tok;
     return fail(P, "%.*s is a group form: only the whole expression may be one", (int)len, tok);
@@ -211,7 +218,7 @@ static int parse_list(parser *P, int want) {
     case GASP_MOP_ABS: case GASP_MOP_NEG: case GASP_MOP_SQRT: case GASP_MOP_CVT: arity = 1; break;
     case GASP_MOP_WRED: case GASP_MOP_BRED: case GASP_MOP_WSCAN: case GASP_MOP_BSCAN: case GASP_MOP_BXSCAN:
     case GASP_MOP_TR: arity = 1; break;
-    case GASP_MOP_FMA: case GASP_MOP_LRP: case GASP_MOP_SEL: arity = 3; break;
+    case GASP_MOP_FMA: case GASP_MOP_LRP: case GASP_MOP_SEL: case GASP_MOP_LOOP: arity = 3; break;
     default: break;
     }
     if ((op == GASP_MOP_SQRT || op == GASP_MOP_LRP) && !fl) return fail(P, "%s takes f32 or f64", op_names[op]);
@@ -219,10 +226,16 @@ static int parse_list(parser *P, int want) {
       return fail(P, "%s takes s32 or u32", op_names[op]);
     if (op == GASP_MOP_ABS && ty == GASP_MT_U32) return fail(P, "abs takes f32, f64 or s32");
     for (int k = 0; k < arity; k++) {
-      int want_k = op == GASP_MOP_CVT ? src : (op == GASP_MOP_SEL && k == 0) ? GASP_MT_PRED : ty;
+      int want_k = op == GASP_MOP_CVT ? src : (op == GASP_MOP_SEL && k == 0) ? GASP_MT_PRED
+                   : (op == GASP_MOP_LOOP && k == 0) ? GASP_MT_U32 : ty;
       skip_ws(P);
       if (*P->p == ')' || !*P->p) return fail(P, "%s takes %d operands", op_names[op], arity);
+      if (op == GASP_MOP_LOOP && k == 2) {
+        P->in_step = 1;
+        P->acc_type = (gasp_map_type)ty;
+      }
       int c = parse_expr(P, want_k);
+      if (op == GASP_MOP_LOOP) P->in_step = 0;
       if (c < 0) return -1;
       if (P->m->n[c].type != (gasp_map_type)want_k)
         return fail(P, "%s.%s operand %d is %s, not %s", op_names[op], type_names[ty], k + 1,
@@ -259,6 +272,15 @@ static int parse_expr(parser *P, int want) {
   gasp_map_node *n = &P->m->n[id];
   if (isalpha((unsigned char)tok[0]) || tok[0] == '_') {
     if (len == 3 && (!strncmp(tok, "inf", 3) || !strncmp(tok, "nan", 3))) return literal(P, tok, len, want < 0 ? GASP_MT_F32 : want, n) ? -1 : id;
+    if (len == 3 && !strncmp(tok, "acc", 3) && find_param(P, tok, len) < 0) {
+      if (!P->in_step) {
+        P->p = tok;
+        return fail(P, "'acc' is the running value of a loop's step, and only there");
+      }
+      n->op = GASP_MOP_ACC;
+      n->type = P->acc_type;
+      return id;
+    }
     int pi = find_param(P, tok, len);
     if (pi < 0) {
       P->p = tok; /* the column of the name */
@@ -358,11 +380,25 @@ static int icmp(gasp_map_op op, gasp_map_type t, uint32_t x, uint32_t y) {
   return cmp(op, (double)x, (double)y);
 }
 
-static gasp_map_value ev(const gasp_map *m, int id, const gasp_task *task, const gasp_ref_args *a, int64_t i) {
+static gasp_map_value ev_acc(const gasp_map *m, int id, const gasp_task *task, const gasp_ref_args *a, int64_t i,
+                             gasp_map_value acc);
+#define ev(m_, id_, task_, a_, i_) ev_acc(m_, id_, task_, a_, i_, acc)
+
+/* the most iterations a loop may make: its count is data, the reference must stay bounded */
+#define GASP_MAP_MAX_LOOP 64
+
+static gasp_map_value ev_acc(const gasp_map *m, int id, const gasp_task *task, const gasp_ref_args *a, int64_t i,
+                             gasp_map_value acc) {
   const gasp_map_node *n = &m->n[id];
   gasp_map_value r, x, y, z;
   memset(&r, 0, sizeof r);
   switch (n->op) {
+  case GASP_MOP_ACC: return acc;
+  case GASP_MOP_LOOP: {
+    gasp_map_value cnt = ev(m, n->kid[0], task, a, i), v = ev(m, n->kid[1], task, a, i);
+    for (uint32_t k = 0; k < cnt.u32 && k < GASP_MAP_MAX_LOOP; k++) v = ev_acc(m, n->kid[2], task, a, i, v);
+    return v;
+  }
   case GASP_MOP_LEAF: return load(task, a, n->param, i, n->type);
   case GASP_MOP_AT: return load(task, a, n->param, n->stride * i + n->offset, n->type);
   case GASP_MOP_LIT:
@@ -465,10 +501,14 @@ static gasp_map_value ev(const gasp_map *m, int id, const gasp_task *task, const
 }
 
 gasp_map_value gasp_map_eval(const gasp_map *m, const gasp_task *task, const gasp_ref_args *a, int64_t i) {
+  gasp_map_value acc;
+  memset(&acc, 0, sizeof acc);
   return ev(m, m->root, task, a, i);
 }
 
 gasp_map_value gasp_map_eval_node(const gasp_map *m, int node, const gasp_task *task, const gasp_ref_args *a, int64_t i) {
+  gasp_map_value acc;
+  memset(&acc, 0, sizeof acc);
   return ev(m, node, task, a, i);
 }
 
@@ -539,6 +579,7 @@ static char *canon(const gasp_map *m, int id, const gasp_task *task) {
     lit_text(n->type, n->lit, n->ilit, buf, sizeof buf);
     return gasp_strdup(buf);
   }
+  if (n->op == GASP_MOP_ACC) return gasp_strdup("acc");
   char *kids[3] = {0};
   for (int k = 0; k < n->nkids; k++) kids[k] = canon(m, n->kid[k], task);
   if (commutative(n->op)) qsort(kids, (size_t)n->nkids, sizeof kids[0], str_cmp);

@@ -29,6 +29,9 @@ typedef enum {
   GASP_MOP_BSCAN,    /* out[i] = inclusive prefix of e within i's block */
   GASP_MOP_BXSCAN,   /* out[i] = exclusive prefix of e within i's block (the identity first) */
   GASP_MOP_TR,       /* out[c*rows + r] = e[r*cols + c]: a transpose (scalars rows and cols) */
+  /* a loop, only at the root: (loop.T count init step): v = init, then count times v = step, out[i] = v */
+  GASP_MOP_LOOP,
+  GASP_MOP_ACC,      /* inside a loop's step: the running value v */
   GASP_MOP_COUNT
 } gasp_map_op;
 
@@ -62,6 +65,8 @@ typedef struct {
  * Group forms at the root (tasks/README.md): (wred_OP.T e) (bred_OP.T e) (wscan_OP.T e) (bscan_OP.T e)
  * (bxscan_OP.T e) with OP add, min or max need the scalar n; (tr.T e) needs the scalars rows and cols. A warp
  * is 32 consecutive elements, a block blockDim.x; missing elements (j >= n) take no part.
+ * (loop.T count init step) at the root: v = init; then `count` (a u32 expression, at most 64) times v = step,
+ * where step names v as `acc`; out[i] = v.
  * Parses text against the task's parameters; returns 0, or -1 with a message (err) and the 0-based column
  * of the problem (*col). The expression's type must be the `out` parameter's type. */
 int gasp_map_parse(const char *text, const gasp_task *task, gasp_map *m, int *col, char *err, size_t errcap);

@@ -11,6 +11,7 @@ command -v python3 >/dev/null || { echo "skip: python3 missing (used to read the
 D="$TMP/tasks"
 expect_rc 0 "corpus gen" "$GASP" corpus gen --seed 5 --count 20 -o "$D"
 grep -q "wrote 20 tasks" "$TMP/out" && ok || bad "gen reports 20 tasks: $(cat "$TMP/out")"
+expect_rc 0 "corpus gen --families arb" "$GASP" corpus gen --seed 5 --count 6 --families arb -o "$TMP/arbtasks"
 expect_rc 0 "corpus gen --help" "$GASP" corpus gen --help
 expect_rc 0 "corpus build --help" "$GASP" corpus build --help
 expect_rc 2 "corpus build without --target" "$GASP" corpus build --tasks-dir "$D" -o "$TMP/x.jsonl"
@@ -25,7 +26,7 @@ for line in open(sys.argv[1]):
     assert p["target"] == sys.argv[2]
     assert p["checks"]["stages"]["verify"] == "pass" and p["checks"]["class"] == "pass", p["checks"]
     assert p["completion"].startswith("```") and p["completion"].endswith("```"), p["task"]
-    assert p["family"] in ("ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose"), p["family"]
+    assert p["family"] in ("ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", "loop"), p["family"]
     open(sys.argv[3] + "/c." + p["task"], "w").write(p["completion"])
     open(sys.argv[3] + "/p." + p["task"], "w").write(p["prompt"])
     n += 1
@@ -33,7 +34,8 @@ print(n)
 PY
 for T in gfx1030 r300; do
   mkdir -p "$TMP/$T"
-  expect_rc 0 "corpus build $T" "$GASP" corpus build --target $T --tasks-dir "$D" -o "$TMP/$T.jsonl" --workers 2 -q
+  TD="$D"; [ $T = r300 ] && TD="$TMP/arbtasks"
+  expect_rc 0 "corpus build $T" "$GASP" corpus build --target $T --tasks-dir "$TD" -o "$TMP/$T.jsonl" --workers 2 -q
   n=$(python3 "$TMP/pairs.py" "$TMP/$T.jsonl" $T "$TMP/$T" 2>"$TMP/err") || { bad "$T pairs well-formed: $(tail -3 "$TMP/err")"; n=0; }
   # the tasks the target takes, and how many passed in the results file: each pass is one pair
   passes=$(grep -c '"pass":true' "$TMP/$T.jsonl.results.jsonl")
@@ -41,10 +43,10 @@ for T in gfx1030 r300; do
   # a pair's prompt is gasp prompt's and its completion passes gasp run
   for f in $(ls "$TMP/$T"/c.* | head -3); do
     task=${f##*/c.}
-    GASP_TASKS_DIR="$D" "$GASP" prompt --task "$task" --target $T >"$TMP/prompt" 2>/dev/null
+    GASP_TASKS_DIR="$TD" "$GASP" prompt --task "$task" --target $T >"$TMP/prompt" 2>/dev/null
     printf '%s' "$(cat "$TMP/prompt")" >"$TMP/prompt.trim"; printf '%s' "$(cat "$TMP/$T/p.$task")" >"$TMP/pair.trim"
     cmp -s "$TMP/prompt.trim" "$TMP/pair.trim" && ok || bad "$T $task: the pair's prompt is gasp prompt's"
-    expect_rc 0 "$T $task: the completion passes gasp run" env GASP_TASKS_DIR="$D" "$GASP" run --target $T --task "$task" "$f"
+    expect_rc 0 "$T $task: the completion passes gasp run" env GASP_TASKS_DIR="$TD" "$GASP" run --target $T --task "$task" "$f"
   done
 done
 

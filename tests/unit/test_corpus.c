@@ -177,6 +177,97 @@ static void hand_values(void) {
   gasp_diags_free(&d);
 }
 
+/* a task with inputs x (s32) and k (u32), output out (s32), scalars n, rows, cols, and the given map and out count */
+static int group_task(const char *expr, const char *out_count, gasp_task *t) {
+  char y[2048];
+  snprintf(y, sizeof y,
+           "id: g\nlevel: 4\ndescription: d\nparams:\n"
+           "  - {name: x, type: s32, role: in, count: n}\n  - {name: k, type: u32, role: in, count: n}\n"
+           "  - {name: out, type: s32, role: out, count: \"%s\"}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+           "  - {name: rows, type: u32, role: scalar, value: rows}\n  - {name: cols, type: u32, role: scalar, value: cols}\n"
+           "sizes: [{n: 40, rows: 5, cols: 8}]\nlaunch: {block: [4], grid: [10]}\nmap: \"%s\"\ncuda: |\n  x\n",
+           out_count, expr);
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = load_text(y, t, &d);
+  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
+  gasp_diags_free(&d);
+  return rc;
+}
+
+static void run_group(gasp_task *t, int32_t *x, uint32_t *k, int32_t *out, int64_t nout) {
+  gasp_ref_args g;
+  memset(&g, 0, sizeof g);
+  g.p[0] = x;
+  g.p[1] = k;
+  g.p[2] = out;
+  g.count[0] = g.count[1] = 40;
+  g.count[2] = nout;
+  g.s[3].i = 40;
+  g.s[4].i = 5;
+  g.s[5].i = 8;
+  g.block[0] = 4;
+  g.grid[0] = 10;
+  g.task = t;
+  gasp_ref_find(t->ref)(&g);
+}
+
+/* warp and block reductions and scans, a transpose and a loop, against sums done by hand */
+static void group_values(void) {
+  int32_t x[40], out[40];
+  uint32_t k[40];
+  for (int i = 0; i < 40; i++) {
+    x[i] = i + 1;
+    k[i] = (uint32_t)i;
+  }
+  gasp_task t;
+  if (!group_task("(wred_add.s32 x)", "cdiv(n,32)", &t)) {
+    run_group(&t, x, k, out, 2);
+    CHECK(out[0] == 528 && out[1] == 292, "warp sums 1..32 = 528 and 33..40 = 292: %d %d", out[0], out[1]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(bred_max.s32 (neg.s32 x))", "cdiv(n,4)", &t)) {
+    run_group(&t, x, k, out, 10);
+    CHECK(out[0] == -1 && out[9] == -37, "block (4) maxima of -x: %d %d", out[0], out[9]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(bxscan_add.s32 x)", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    CHECK(out[0] == 0 && out[1] == 1 && out[3] == 6 && out[4] == 0 && out[7] == 5 + 6 + 7,
+          "exclusive block scans restart per block: %d %d %d %d %d", out[0], out[1], out[3], out[4], out[7]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(wscan_min.s32 (sub.s32 100 x))", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    CHECK(out[31] == 100 - 32 && out[32] == 100 - 33 && out[39] == 100 - 40, "warp scans of min: %d %d %d", out[31], out[32], out[39]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(tr.s32 (mul.s32 x 2))", "rows*cols", &t)) {
+    run_group(&t, x, k, out, 40);
+    /* x is 5 x 8: x[r*8 + c] = r*8 + c + 1; out is 8 x 5: out[c*5 + r] = 2 x[r*8 + c] */
+    CHECK(out[0] == 2 && out[1] == 18 && out[5] == 4 && out[39] == 80, "transpose: %d %d %d %d", out[0], out[1], out[5], out[39]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(loop.s32 (and.u32 k 3) x (add.s32 (mul.s32 acc 2) 1))", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    /* v = x; cnt = k & 3 times v = 2v + 1: x=1 k=0 -> 1; x=2 k=1 -> 5; x=4 k=3 -> 39; x=5 k=4 -> 5 */
+    CHECK(out[0] == 1 && out[1] == 5 && out[3] == 39 && out[4] == 5, "loop: %d %d %d %d", out[0], out[1], out[3], out[4]);
+    gasp_task_free(&t);
+  }
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_map m;
+  char e[160];
+  int col;
+  if (!group_task("(wred_add.s32 x)", "cdiv(n,32)", &t)) {
+    CHECK(gasp_map_parse("(add.s32 (wred_add.s32 x) 1)", &t, &m, &col, e, sizeof e) == -1 && strstr(e, "group form"),
+          "a group form only at the root: %s", e);
+    CHECK(gasp_map_parse("(add.s32 acc 1)", &t, &m, &col, e, sizeof e) == -1 && strstr(e, "acc"), "acc outside a loop: %s", e);
+    gasp_task_free(&t);
+  }
+  gasp_diags_free(&d);
+}
+
 static void load_errors(void) {
   gasp_task t;
   gasp_diags d;
@@ -317,6 +408,7 @@ static void generate(void) {
 
 int main(void) {
   hand_values();
+  group_values();
   load_errors();
   exclusion();
   generate();
