@@ -61,5 +61,6 @@ int cmd_grammar(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 #endif

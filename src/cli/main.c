@@ -26,6 +26,7 @@ static const struct {
     {"train", cmd_train, "tokenize pairs, convert trainer weights <-> GGUF, fine-tune with llama.cpp"},
     {"tune", cmd_tune, "improve a model on its own verified answers (generate, verify, fine-tune, repeat)"},
     {"grammar", cmd_grammar, "print the GBNF grammar of well-formed answers to a task"},
+    {"corpus", cmd_corpus, "generate task families and build verified (prompt, answer) training pairs"},
 };
 
 static void usage(FILE *out) {

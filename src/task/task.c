@@ -1,6 +1,7 @@
 /* Task files: YAML through libyaml's document API, checked field by field with positions. */
 #define _GNU_SOURCE
 #include "task.h"
+#include "map.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -103,7 +104,7 @@ static double num_field(ld *l, yaml_node_t *n, const char *what, double dflt) {
 static const char *const known_top[] = {"id", "level", "title", "description", "source", "kernel", "snippet",
                                         "params", "sizes", "launch", "trials", "tolerance", "timeout_ms",
                                         "max_regs", "time_reps", "ref", "cuda", "ptx_snippet", "tags",
-                                        "isa", "program", "arb_reference", NULL};
+                                        "isa", "program", "arb_reference", "map", NULL};
 
 static void check_keys(ld *l, yaml_node_t *map, const char *const *known, const char *where) {
   if (!map || map->type != YAML_MAPPING_NODE) return;
@@ -312,7 +313,21 @@ int gasp_task_load(const char *path, gasp_task *t, gasp_diags *d) {
   if (t->time_reps < 1 || t->time_reps > 10000) err_at(l, map_get(l, root, "time_reps"), "%s", "'time_reps' must be 1..10000");
   if (t->timeout_ms < 10 || t->timeout_ms > 600000) err_at(l, map_get(l, root, "timeout_ms"), "%s", "'timeout_ms' must be 10..600000");
   copy_field(l, map_get(l, root, "ref"), "ref", t->ref, sizeof t->ref);
-  if (!t->ref[0]) gasp_strlcpy(t->ref, t->id, sizeof t->ref);
+  /* map: the element-wise computation as an expression (map.h); its reference is the generic "map" */
+  t->map = dup_field(l, map_get(l, root, "map"), "map");
+  if (!t->ref[0]) gasp_strlcpy(t->ref, t->map ? "map" : t->id, sizeof t->ref);
+  if (t->map) {
+    gasp_map m;
+    char e[160];
+    int col = 0;
+    if (gasp_map_parse(t->map, t, &m, &col, e, sizeof e)) {
+      yaml_node_t *mn = map_get(l, root, "map");
+      char msg[220];
+      snprintf(msg, sizeof msg, "map, column %d of the expression: %s", col + 1, e);
+      err_at(l, mn, "%s", msg);
+    }
+  }
+  if (!strcmp(t->ref, "map") && !t->map) err_at(l, root, "%s", "ref 'map' needs a 'map' expression");
   if (!gasp_ref_find(t->ref)) err_at(l, root, "no CPU reference function named '%s' (src/task/ref)", t->ref);
   gasp_strlcpy(t->isa, "ptx", sizeof t->isa);
   copy_field(l, map_get(l, root, "isa"), "isa", t->isa, sizeof t->isa);
@@ -367,7 +382,9 @@ void gasp_task_free(gasp_task *t) {
   free(t->ptx_snippet);
   free(t->arb_reference);
   free(t->amd_reference);
+  free(t->map);
   t->amd_reference = NULL;
+  t->map = NULL;
   t->description = t->source = t->cuda = t->ptx_snippet = t->arb_reference = NULL;
 }
 

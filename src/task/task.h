@@ -32,7 +32,7 @@ typedef struct {
   int ngen;
 } gasp_param;
 
-typedef struct {
+typedef struct gasp_task {
   char id[64];
   int level;             /* 0..7, the source article's granularity (tasks/README.md) */
   char title[128];
@@ -60,6 +60,7 @@ typedef struct {
   char *arb_reference;   /* arb: the hand-written reference program */
   char *amd_reference;   /* amdgcn: the OpenCL C reference (tasks/amdgcn/<id>.cl); NULL: not offered to AMD */
   char amd_reference_path[512];
+  char *map;             /* element-wise tasks: out[i] as an expression (map.h), the "map" reference's input */
   char path[512];
 } gasp_task;
 

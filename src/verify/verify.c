@@ -119,6 +119,7 @@ static void run_reference(const gasp_task *task, const gasp_trial_shape *sh, tri
   }
   memcpy(a.block, sh->block, sizeof a.block);
   memcpy(a.grid, sh->grid, sizeof a.grid);
+  a.task = task;
   gasp_ref_find(task->ref)(&a);
 }
 

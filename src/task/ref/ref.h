@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+struct gasp_task;
+
 #define GASP_REF_MAX_PARAMS 16
 
 typedef struct {
@@ -14,6 +16,7 @@ typedef struct {
   int64_t count[GASP_REF_MAX_PARAMS];  /* arrays: element counts */
   union { int64_t i; uint64_t u; double f; } s[GASP_REF_MAX_PARAMS]; /* scalars */
   uint32_t block[3], grid[3];
+  const struct gasp_task *task;        /* the task, for generic references (refs_map.c reads its `map`) */
 } gasp_ref_args;
 
 typedef void (*gasp_ref_fn)(const gasp_ref_args *a);
@@ -42,5 +45,6 @@ extern const gasp_ref gasp_refs_elementwise[];
 extern const gasp_ref gasp_refs_kernels[];
 extern const gasp_ref gasp_refs_warp_block[];
 extern const gasp_ref gasp_refs_arb[];
+extern const gasp_ref gasp_refs_map[];
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "ref.h"
 
-static const gasp_ref *const tables[] = {gasp_refs_elementwise, gasp_refs_kernels, gasp_refs_warp_block, gasp_refs_arb};
+static const gasp_ref *const tables[] = {gasp_refs_elementwise, gasp_refs_kernels, gasp_refs_warp_block, gasp_refs_arb, gasp_refs_map};
 
 gasp_ref_fn gasp_ref_find(const char *name) {
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)

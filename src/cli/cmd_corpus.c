@@ -1,0 +1,373 @@
+/* gasp corpus: the training corpus of issue 9. `gen` writes generated task families (src/corpus/); `build`
+ * runs the reference backend over a task directory through gasp bench itself and turns the verified
+ * records into (prompt, completion) pairs, one JSON line each. */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../corpus/corpus.h"
+#include "../extract/extract.h"
+#include "../prompt/prompt.h"
+#include "../target/target.h"
+#include "cli.h"
+#include "common.h"
+
+static int corpus_gen(int argc, char **argv) {
+  const char *out = NULL, *fams = NULL;
+  int seed = 1, count = 100, quiet = 0;
+  gasp_opt opts[] = {
+      {"seed", 's', OPT_INT, "S", "seed: the same seed writes the same bytes (default 1)", &seed},
+      {"count", 'n', OPT_INT, "N", "tasks to write, spread over the families (default 100)", &count},
+      {"output", 'o', OPT_STR, "DIR", "the directory to write (YAML tasks, DIR/amdgcn/*.cl), required", &out},
+      {"families", 0, OPT_STR, "LIST", "comma-separated families (default all): ew_op ew_seq ew_kernel ew_gridstride arb", &fams},
+      {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors", &quiet},
+      {NULL, 0, 0, NULL, NULL, NULL}};
+  gasp_cmd_spec spec = {
+      "corpus gen", "--seed S --count N -o DIR [--families LIST]",
+      "Write generated tasks (ids g_<family>_<n>) for the training corpus, excluding the benchmark's tasks.",
+      "Families: ew_op (L0, one instruction, a snippet), ew_seq (L1, a straight-line snippet), ew_kernel (L2 whole\n"
+      "kernels with bounds guard; scalar parameters, strided and offset indexing), ew_gridstride (L3, grid-stride\n"
+      "loops), arb (r300 ARB fragment and vertex programs over vec4). Types f32, f64, s32, u32 and conversions;\n"
+      "f16 is not a task dtype, so there are no f16 tasks. Every task carries `map:` (its CPU reference, exact IEEE\n"
+      "semantics), a CUDA reference and, except ARB tasks, an OpenCL C reference in DIR/amdgcn/. A generated task\n"
+      "whose id or computation (canonical form) is one of the benchmark's ($GASP_TASKS_DIR or tasks/) is skipped.",
+      opts};
+  const char *pos[1];
+  int npos;
+  int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 0);
+  if (rc) return rc < 0 ? GASP_EXIT_OK : rc;
+  if (!out || count < 1) {
+    gasp_cli_error("corpus gen", "-o DIR and --count N >= 1 are required");
+    return GASP_EXIT_USAGE;
+  }
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_taskset bench;
+  if (gasp_taskset_load(gasp_tasks_dir(), &bench, &d)) {
+    cli_print_diags(&d, "tasks", stderr);
+    return GASP_EXIT_ENV;
+  }
+  gasp_diags_free(&d);
+  gasp_diags_init(&d);
+  gasp_corpus_gen_opts o = {(uint64_t)seed, count, fams, &bench};
+  gasp_corpus_gen_stats st;
+  double t0 = gasp_now_s();
+  rc = gasp_corpus_gen(&o, out, &st, &d);
+  cli_print_diags(&d, "corpus gen", stderr);
+  gasp_diags_free(&d);
+  gasp_taskset_free(&bench);
+  if (rc) return GASP_EXIT_ENV;
+  /* every written task must load: the generator's self-check */
+  gasp_taskset ts;
+  gasp_diags_init(&d);
+  gasp_taskset_load(out, &ts, &d);
+  int bad = (int)d.count;
+  cli_print_diags(&d, out, stderr);
+  gasp_diags_free(&d);
+  if (!quiet) {
+    printf("wrote %d tasks into %s in %.1f s (%zu load)\n", st.written, out, gasp_now_s() - t0, ts.count);
+    printf("skipped: %d with a benchmark id, %d the same computation as a benchmark task, %d duplicates\n",
+           st.skipped_bench_id, st.skipped_bench_same, st.skipped_duplicate);
+    const char *const *f = gasp_corpus_families();
+    for (int i = 0; f[i]; i++)
+      if (st.per_family[i]) printf("  %-14s %d\n", f[i], st.per_family[i]);
+    for (int l = 0; l < 8; l++)
+      if (st.per_level[l]) printf("  L%d %d\n", l, st.per_level[l]);
+  }
+  gasp_taskset_free(&ts);
+  if (bad) {
+    gasp_cli_error("corpus gen", "%d generated task(s) do not load", bad);
+    return GASP_EXIT_ENV;
+  }
+  return GASP_EXIT_OK;
+}
+
+/* the family of a task: g_<family>_<n> for generated ones, "reference" for others */
+static void family_of(const char *id, char *buf, size_t cap) {
+  const char *last = strrchr(id, '_');
+  if (!strncmp(id, "g_", 2) && last && last > id + 2) snprintf(buf, cap, "%.*s", (int)(last - id - 2), id + 2);
+  else snprintf(buf, cap, "reference");
+}
+
+typedef struct {
+  char family[32];
+  int level;
+  long pass, fail, skip, chars;
+} tally;
+
+static tally *tally_get(tally *tl, int *n, const char *family, int level) {
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(tl[i].family, family) && tl[i].level == level) return &tl[i];
+  if (*n == 64) return &tl[63];
+  tally *t = &tl[(*n)++];
+  memset(t, 0, sizeof *t);
+  gasp_strlcpy(t->family, family, sizeof t->family);
+  t->level = level;
+  return t;
+}
+
+/* The completion a raw-completion model must emit after the prompt: the verified code in the fence the
+ * prompt asks for (the first of the target's fence tags; for PTX the grammar's root "```ptx\n" code "```"). */
+static char *completion_for(const gasp_target *t, const char *code) {
+  size_t tag = strcspn(t->fence_tags, " ");
+  gasp_str s;
+  gasp_str_init(&s);
+  size_t n = strlen(code);
+  gasp_str_printf(&s, "```%.*s\n%s%s```", (int)tag, t->fence_tags, code, n && code[n - 1] == '\n' ? "" : "\n");
+  return gasp_str_take(&s);
+}
+
+int cmd_bench(int argc, char **argv);
+
+static int corpus_build(int argc, char **argv) {
+  const char *target = NULL, *dir = NULL, *out = NULL, *results = NULL, *glob = NULL;
+  int resume = 0, workers = 0, allow_unverified = 0, quiet = 0, seed = 1;
+  gasp_opt opts[] = {
+      {"target", 't', OPT_STR, "T", "the target (gfx900, gfx1030, gfx1100, r300, ptx-sm90, ...), required", &target},
+      {"tasks-dir", 0, OPT_STR, "DIR", "the task directory (gasp corpus gen's output), required", &dir},
+      {"output", 'o', OPT_STR, "FILE", "the pairs file (JSONL), required", &out},
+      {"results", 0, OPT_STR, "FILE", "gasp bench's results file kept beside (default FILE.results.jsonl)", &results},
+      {"tasks", 0, OPT_STR, "GLOB", "only task ids matching GLOB", &glob},
+      {"resume", 0, OPT_FLAG, NULL, "continue an interrupted build (gasp bench --resume on the results file)", &resume},
+      {"workers", 'j', OPT_INT, "K", "worker processes judging candidates at once (gasp bench --workers)", &workers},
+      {"seed", 0, OPT_INT, "N", "seed of the verification inputs (default 1)", &seed},
+      {"allow-unverified", 0, OPT_FLAG, NULL, "write pairs whose run stage was skipped (no GPU), marked \"verified\": false", &allow_unverified},
+      {"quiet", 'q', OPT_FLAG, NULL, "no progress and no tables", &quiet},
+      {NULL, 0, 0, NULL, NULL, NULL}};
+  gasp_cmd_spec spec = {
+      "corpus build", "--target T --tasks-dir DIR -o pairs.jsonl [--resume] [--workers K] [--allow-unverified]",
+      "Verify every task's reference answer with gasp bench --backend reference and write the passing ones as "
+      "(prompt, completion) pairs.",
+      "Each line: {\"task\", \"family\", \"level\", \"target\", \"prompt\", \"completion\", \"verified\", \"checks\"}.\n"
+      "prompt is exactly what 'gasp prompt' builds for the task and target (default variant); completion is the\n"
+      "verified code in the fence the prompt asks for (```ptx, ```amdgcn, ```arb), ending with the closing fence.\n"
+      "Only candidates whose final stage passed enter. Without a GPU the PTX run stage is skipped: then no pair is\n"
+      "written unless --allow-unverified (exit 4 otherwise). The results file holds every record (failures too).",
+      opts};
+  const char *pos[1];
+  int npos;
+  int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 0);
+  if (rc) return rc < 0 ? GASP_EXIT_OK : rc;
+  if (!target || !dir || !out) {
+    gasp_cli_error("corpus build", "--target, --tasks-dir and -o are required");
+    return GASP_EXIT_USAGE;
+  }
+  const gasp_target *t = gasp_target_find(target);
+  if (!t) {
+    gasp_cli_error("corpus build", "unknown target '%s' (see 'gasp targets')", target);
+    return GASP_EXIT_USAGE;
+  }
+  char resbuf[1100];
+  if (!results) {
+    snprintf(resbuf, sizeof resbuf, "%s.results.jsonl", out);
+    results = resbuf;
+  }
+  if (!resume) unlink(results);
+  setenv("GASP_TASKS_DIR", dir, 1);
+  /* the verification is gasp bench itself: same pipeline, same records */
+  char wbuf[16], sbuf[16];
+  snprintf(wbuf, sizeof wbuf, "%d", workers);
+  snprintf(sbuf, sizeof sbuf, "%d", seed);
+  char *bargv[24];
+  int bc = 0;
+  bargv[bc++] = "bench";
+  bargv[bc++] = "--target";
+  bargv[bc++] = (char *)target;
+  bargv[bc++] = "--backend";
+  bargv[bc++] = "reference";
+  bargv[bc++] = "-o";
+  bargv[bc++] = (char *)results;
+  bargv[bc++] = "--no-time";
+  bargv[bc++] = "--seed";
+  bargv[bc++] = sbuf;
+  if (glob) {
+    bargv[bc++] = "--tasks";
+    bargv[bc++] = (char *)glob;
+  }
+  if (resume) bargv[bc++] = "--resume";
+  if (workers > 0) {
+    bargv[bc++] = "--workers";
+    bargv[bc++] = wbuf;
+  }
+  if (quiet) bargv[bc++] = "-q";
+  bargv[bc] = NULL;
+  double t0 = gasp_now_s();
+  rc = cmd_bench(bc, bargv);
+  if (rc != GASP_EXIT_OK && rc != GASP_EXIT_FAIL) {
+    gasp_cli_error("corpus build", "gasp bench failed (exit %d)", rc);
+    return rc;
+  }
+  double bench_s = gasp_now_s() - t0;
+
+  gasp_taskset ts;
+  gasp_diags d;
+  gasp_diags_init(&d);
+  if (gasp_taskset_load(dir, &ts, &d)) {
+    cli_print_diags(&d, dir, stderr);
+    gasp_diags_free(&d);
+    return GASP_EXIT_ENV;
+  }
+  gasp_diags_free(&d);
+  FILE *in = fopen(results, "rb");
+  if (!in) {
+    gasp_cli_error("corpus build", "cannot read '%s'", results);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
+  }
+  /* first pass: what would enter, and whether anything was left unverified */
+  tally tl[64];
+  int ntl = 0;
+  long skipped_total = 0, pass_total = 0, written = 0, prompt_chars = 0, completion_chars = 0, mismatched = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  json_t **recs = NULL;
+  size_t nrec = 0, rcap = 0;
+  while ((len = getline(&line, &cap, in)) > 0) {
+    json_t *j = json_loads(line, 0, NULL);
+    if (!j) continue;
+    const char *tgt = json_string_value(json_object_get(j, "target"));
+    const char *backend = json_string_value(json_object_get(j, "backend"));
+    if (!tgt || strcmp(tgt, target) || !backend || strcmp(backend, "reference")) {
+      json_decref(j);
+      continue;
+    }
+    if (nrec == rcap) {
+      rcap = rcap ? rcap * 2 : 256;
+      recs = realloc(recs, rcap * sizeof *recs);
+    }
+    recs[nrec++] = j;
+    const char *cls = json_string_value(json_object_get(j, "class"));
+    if (cls && !strcmp(cls, "skipped")) skipped_total++;
+    if (json_is_true(json_object_get(j, "pass"))) pass_total++;
+  }
+  free(line);
+  fclose(in);
+  if (skipped_total && !allow_unverified) {
+    gasp_cli_error("corpus build",
+                   "%ld candidates were not run (no GPU here: run stage skipped); no pairs written. Run this on a machine "
+                   "with the GPU, or pass --allow-unverified to write them marked \"verified\": false",
+                   skipped_total);
+    for (size_t i = 0; i < nrec; i++) json_decref(recs[i]);
+    free(recs);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_SKIPPED;
+  }
+  FILE *o = fopen(out, "wb");
+  if (!o) {
+    gasp_cli_error("corpus build", "cannot write '%s'", out);
+    for (size_t i = 0; i < nrec; i++) json_decref(recs[i]);
+    free(recs);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
+  }
+  for (size_t i = 0; i < nrec; i++) {
+    json_t *j = recs[i];
+    const char *id = json_string_value(json_object_get(j, "task"));
+    const char *cls = json_string_value(json_object_get(j, "class"));
+    const char *stage = json_string_value(json_object_get(j, "stage"));
+    const char *answer = json_string_value(json_object_get(j, "answer"));
+    const gasp_task *task = id ? gasp_taskset_find(&ts, id) : NULL;
+    char fam[32];
+    family_of(id ? id : "", fam, sizeof fam);
+    int level = (int)json_integer_value(json_object_get(j, "level"));
+    tally *ty = tally_get(tl, &ntl, fam, level);
+    int pass = json_is_true(json_object_get(j, "pass")), skipped = cls && !strcmp(cls, "skipped");
+    if (pass) ty->pass++;
+    else if (skipped) ty->skip++;
+    else ty->fail++;
+    if (!task || !answer || !(pass || (skipped && allow_unverified))) {
+      json_decref(j);
+      continue;
+    }
+    /* the code the pipeline judged is what extraction takes from the reference's answer */
+    gasp_extracted ex, back;
+    memset(&back, 0, sizeof back);
+    gasp_diags ed;
+    gasp_diags_init(&ed);
+    if (gasp_extract(answer, strlen(answer), t, &ex, &ed)) {
+      gasp_diags_free(&ed);
+      json_decref(j);
+      mismatched++;
+      continue;
+    }
+    char *completion = completion_for(t, ex.code);
+    /* and a model emitting the completion must give back exactly that code */
+    int same = gasp_extract(completion, strlen(completion), t, &back, &ed) == 0 && !strcmp(back.code, ex.code);
+    if (back.code) gasp_extracted_free(&back);
+    gasp_diags_free(&ed);
+    char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
+    if (!same || !prompt) {
+      mismatched++;
+    } else {
+      json_t *p = json_object();
+      json_object_set_new(p, "task", json_string(id));
+      json_object_set_new(p, "family", json_string(fam));
+      json_object_set_new(p, "level", json_integer(task->level));
+      json_object_set_new(p, "target", json_string(target));
+      json_object_set_new(p, "prompt", json_string(prompt));
+      json_object_set_new(p, "completion", json_string(completion));
+      json_object_set_new(p, "verified", json_boolean(pass));
+      json_t *ck = json_object();
+      /* the stages every candidate goes through: a pass passed them all; a skipped candidate (no GPU) passed
+       * those up to its record's stage (the last one completed) and skipped the rest */
+      static const char *const stages[] = {"extract", "check", "assemble", "load", "run", "verify"};
+      json_t *st = json_object();
+      int reached = 1;
+      for (int k = 0; k < 6; k++) {
+        json_object_set_new(st, stages[k], json_string(pass || reached ? "pass" : "skipped"));
+        if (stage && !strcmp(stage, stages[k])) reached = 0;
+      }
+      json_object_set_new(ck, "stages", st);
+      json_object_set_new(ck, "stage", json_string(stage ? stage : ""));
+      json_object_set_new(ck, "class", json_string(cls ? cls : ""));
+      json_object_set(ck, "gpu_ran", json_object_get(j, "gpu_ran"));
+      json_object_set(ck, "trials", json_object_get(j, "trials"));
+      json_object_set(ck, "seed", json_object_get(j, "seed"));
+      json_object_set_new(ck, "backend", json_string("reference"));
+      json_object_set_new(p, "checks", ck);
+      char *s = json_dumps(p, JSON_COMPACT | JSON_ENSURE_ASCII);
+      fprintf(o, "%s\n", s);
+      free(s);
+      json_decref(p);
+      written++;
+      prompt_chars += (long)strlen(prompt);
+      completion_chars += (long)strlen(completion);
+      ty->chars += (long)(strlen(prompt) + strlen(completion));
+    }
+    free(prompt);
+    free(completion);
+    gasp_extracted_free(&ex);
+    json_decref(j);
+  }
+  free(recs);
+  fclose(o);
+  gasp_taskset_free(&ts);
+  if (!quiet) {
+    printf("\ncorpus build %s: %ld pairs written to %s (%ld passed verification%s), gasp bench %.1f s\n", target, written,
+           out, pass_total, skipped_total ? ", the others unverified: run stage skipped" : "", bench_s);
+    printf("%-14s %5s %6s %6s %6s %10s\n", "family", "level", "pass", "fail", "skip", "chars");
+    for (int i = 0; i < ntl; i++)
+      printf("%-14s %5d %6ld %6ld %6ld %10ld\n", tl[i].family, tl[i].level, tl[i].pass, tl[i].fail, tl[i].skip, tl[i].chars);
+    printf("prompt chars %ld (mean %.0f), completion chars %ld (mean %.0f)\n", prompt_chars,
+           written ? (double)prompt_chars / written : 0.0, completion_chars, written ? (double)completion_chars / written : 0.0);
+  }
+  if (mismatched) {
+    gasp_cli_error("corpus build", "%ld verified answers did not survive the fence round trip (not written)", mismatched);
+    return GASP_EXIT_FAIL;
+  }
+  return GASP_EXIT_OK;
+}
+
+int cmd_corpus(int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "gen")) return corpus_gen(argc - 1, argv + 1);
+  if (argc >= 2 && !strcmp(argv[1], "build")) return corpus_build(argc - 1, argv + 1);
+  FILE *f = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
+  fprintf(f, "usage: gasp corpus gen|build [options]\n\n"
+             "  gen    write generated task families into a directory (gasp corpus gen --help)\n"
+             "  build  verify a directory's reference answers and write (prompt, completion) pairs (gasp corpus build --help)\n");
+  return f == stdout ? GASP_EXIT_OK : GASP_EXIT_USAGE;
+}

@@ -1,0 +1,70 @@
+/* The training corpus (issue 9): generated task families (gasp corpus gen) and verified (prompt, answer)
+ * pairs made from them by the reference backend (gasp corpus build, src/cli/cmd_corpus.c). */
+#ifndef GASP_CORPUS_H
+#define GASP_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/util.h"
+#include "../task/map.h"
+#include "../task/task.h"
+
+/* The families, in the generator's order. Each makes tasks of fixed levels (tasks/README.md):
+ *  ew_op        L0 one element-wise operation, a snippet (f32 f64 s32 u32, conversions)
+ *  ew_seq       L1 a short straight-line element-wise sequence, a snippet
+ *  ew_kernel    L2 the same expressions as whole kernels with bounds guard: scalar parameters, strided and
+ *               offset indexing
+ *  ew_gridstride L3 whole kernels on a fixed grid smaller than n: a grid-stride loop
+ *  arb          L0/L1 R300 ARB fragment and vertex programs over vec4 (r300)
+ *  reduce       L4 warp reductions (shuffles), L5 block reductions (shared memory): sum, min, max of an
+ *               element-wise expression
+ *  scan         L4 warp inclusive scans, L5 block inclusive and exclusive scans
+ *  transpose    L2 plain and L5 shared-memory tiled transposes of an element-wise expression
+ *  loop         L3 a loop per element whose trip count is data (divergent warps): v = start, cnt times v = step
+ * f16 is not a task dtype, so no family makes f16 tasks. */
+const char *const *gasp_corpus_families(void);
+
+typedef struct {
+  uint64_t seed;
+  int count;              /* tasks to write (after exclusion) */
+  const char *families;   /* comma-separated subset of the families, or NULL for all */
+  const gasp_taskset *bench; /* the benchmark's tasks: their ids are never generated */
+} gasp_corpus_gen_opts;
+
+typedef struct {
+  int written;
+  int skipped_bench_id;   /* an id the benchmark uses */
+  int skipped_bench_same; /* the same computation as a benchmark task (canonical form in the table) */
+  int skipped_duplicate;  /* the same computation and shape as an earlier generated task */
+  int per_family[16];
+  int per_level[8];
+} gasp_corpus_gen_stats;
+
+/* Writes generated tasks into outdir (YAML, outdir/amdgcn/<id>.cl), deterministic for a seed. Returns 0, or
+ * -1 with diagnostics. Library code: prints nothing. */
+int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corpus_gen_stats *st, gasp_diags *d);
+
+/* Whether a task's map is the same computation as one of the benchmark's L0-L3 tasks (the explicit table of
+ * their canonical forms in corpus_gen.c). Fills which (the benchmark id) when it is. */
+int gasp_corpus_is_bench_computation(const gasp_map *m, const gasp_task *task, char *which, size_t cap);
+
+/* ---- rendering one map (corpus_render.c) ---- */
+typedef enum { GASP_RENDER_SNIPPET, GASP_RENDER_KERNEL, GASP_RENDER_ARB } gasp_render_kind;
+
+/* The description text: the computation step by step with the semantics of every operation used. */
+void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s);
+/* The right-hand side of out[i] in CUDA (cl = 0) or OpenCL C for gasp_amd.h (cl = 1); helpers receives the
+ * helper functions the expression calls (define them before the kernel). */
+void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str *s, gasp_str *helpers);
+/* The same for one node of the map (a loop's count, start and step; `acc` is written v). */
+void gasp_corpus_expr_c_node(const gasp_map *m, const gasp_task *t, int cl, int node, gasp_str *s, gasp_str *helpers);
+/* A group form's combination of a and b (add rounds once; integers wrap) and its identity, in CUDA or OpenCL C. */
+void gasp_corpus_combine_c(gasp_map_op red, gasp_map_type t, int cl, const char *a, const char *b, gasp_str *s,
+                           gasp_str *helpers);
+const char *gasp_corpus_identity_c(gasp_map_op red, gasp_map_type t, int cl);
+/* An ARB program computing the map over vec4 (fragment or vertex); -1 when an operation has no ARB form. */
+int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, gasp_str *s);
+
+#endif

@@ -1,0 +1,77 @@
+# gasp corpus end to end on the CPU targets: a small generated set goes through `corpus build` for gfx1030 (the AMD
+# emulator) and r300 (Mesa); every pair written is verified, its prompt is exactly `gasp prompt`'s, its completion
+# passes `gasp run` for that task; a deliberately wrong OpenCL reference is not admitted; a PTX build without a GPU
+# refuses to write pairs unless --allow-unverified. Skipped (77) without LLVM 19.
+. "$(dirname "$0")/lib.sh"
+LLVM=${GASP_LLVM_BIN:-/usr/lib/llvm-19/bin}
+for t in clang llvm-mc ld.lld; do
+  [ -x "$LLVM/$t" ] || { echo "skip: $LLVM/$t missing (apt-get install llvm-19 lld-19 clang-19)"; exit 77; }
+done
+command -v python3 >/dev/null || { echo "skip: python3 missing (used to read the JSONL)"; exit 77; }
+D="$TMP/tasks"
+expect_rc 0 "corpus gen" "$GASP" corpus gen --seed 5 --count 20 -o "$D"
+grep -q "wrote 20 tasks" "$TMP/out" && ok || bad "gen reports 20 tasks: $(cat "$TMP/out")"
+expect_rc 0 "corpus gen --families arb" "$GASP" corpus gen --seed 5 --count 6 --families arb -o "$TMP/arbtasks"
+expect_rc 0 "corpus gen --help" "$GASP" corpus gen --help
+expect_rc 0 "corpus build --help" "$GASP" corpus build --help
+expect_rc 2 "corpus build without --target" "$GASP" corpus build --tasks-dir "$D" -o "$TMP/x.jsonl"
+
+# pairs.py FILE TARGET: every line verified, well-formed; prints the count and writes each completion to TMP/c.<task>
+cat >"$TMP/pairs.py" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    p = json.loads(line)
+    assert p["verified"] is True, p["task"]
+    assert p["target"] == sys.argv[2]
+    assert p["checks"]["stages"]["verify"] == "pass" and p["checks"]["class"] == "pass", p["checks"]
+    assert p["completion"].startswith("```") and p["completion"].endswith("```"), p["task"]
+    assert p["family"] in ("ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", "loop"), p["family"]
+    open(sys.argv[3] + "/c." + p["task"], "w").write(p["completion"])
+    open(sys.argv[3] + "/p." + p["task"], "w").write(p["prompt"])
+    n += 1
+print(n)
+PY
+for T in gfx1030 r300; do
+  mkdir -p "$TMP/$T"
+  TD="$D"; [ $T = r300 ] && TD="$TMP/arbtasks"
+  expect_rc 0 "corpus build $T" "$GASP" corpus build --target $T --tasks-dir "$TD" -o "$TMP/$T.jsonl" --workers 2 -q
+  n=$(python3 "$TMP/pairs.py" "$TMP/$T.jsonl" $T "$TMP/$T" 2>"$TMP/err") || { bad "$T pairs well-formed: $(tail -3 "$TMP/err")"; n=0; }
+  # the tasks the target takes, and how many passed in the results file: each pass is one pair
+  passes=$(grep -c '"pass":true' "$TMP/$T.jsonl.results.jsonl")
+  [ "$n" -ge 3 ] && [ "$n" = "$passes" ] && ok || bad "$T: $n pairs, $passes passes"
+  # a pair's prompt is gasp prompt's and its completion passes gasp run
+  for f in $(ls "$TMP/$T"/c.* | head -3); do
+    task=${f##*/c.}
+    GASP_TASKS_DIR="$TD" "$GASP" prompt --task "$task" --target $T >"$TMP/prompt" 2>/dev/null
+    printf '%s' "$(cat "$TMP/prompt")" >"$TMP/prompt.trim"; printf '%s' "$(cat "$TMP/$T/p.$task")" >"$TMP/pair.trim"
+    cmp -s "$TMP/prompt.trim" "$TMP/pair.trim" && ok || bad "$T $task: the pair's prompt is gasp prompt's"
+    expect_rc 0 "$T $task: the completion passes gasp run" env GASP_TASKS_DIR="$TD" "$GASP" run --target $T --task "$task" "$f"
+  done
+done
+
+# a wrong reference is not admitted: one OpenCL reference made to add 1 to every result
+victim=$(ls "$TMP/gfx1030"/c.* | head -1); victim=${victim##*/c.}
+sed -i 's/\(if (i < n) [a-z]*\[i\] = \)/\11 + /; s/\(    [a-z]*\[i\] = \)/\11 + /' "$D/amdgcn/$victim.cl"
+grep -q '= 1 + ' "$D/amdgcn/$victim.cl" && ok || bad "the mutation applied to $victim.cl"
+"$GASP" corpus build --target gfx1030 --tasks-dir "$D" -o "$TMP/m.jsonl" -q --tasks "$victim" >"$TMP/out" 2>&1
+grep -q "\"task\":\"$victim\"" "$TMP/m.jsonl" && bad "the wrong reference of $victim entered the corpus" || ok
+grep -q '"class":"wrong"' "$TMP/m.jsonl.results.jsonl" && ok || bad "the wrong reference is classified wrong: $(cut -c1-300 "$TMP/m.jsonl.results.jsonl")"
+
+# PTX without a GPU: nothing is written unless --allow-unverified (then marked unverified, assembled by ptxas)
+if [ -n "${GASP_NO_GPU:-}" ] || ! gpu_here; then
+  if command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null 2>&1; then
+    expect_rc 4 "ptx build refuses without a GPU" "$GASP" corpus build --target ptx-sm90 --tasks-dir "$D" -o "$TMP/p.jsonl" --tasks 'g_ew_op_*' -q
+    [ -s "$TMP/p.jsonl" ] && bad "pairs written without verification" || ok
+    expect_rc 0 "ptx build --allow-unverified" "$GASP" corpus build --target ptx-sm90 --tasks-dir "$D" -o "$TMP/p.jsonl" --tasks 'g_ew_op_*' -q --resume --allow-unverified
+    python3 - "$TMP/p.jsonl" <<'PY' && ok || bad "unverified PTX pairs are marked and assembled"
+import json, sys
+ps = [json.loads(l) for l in open(sys.argv[1])]
+assert ps and all(p["verified"] is False and p["checks"]["stages"]["assemble"] == "pass" and p["checks"]["stages"]["run"] == "skipped" for p in ps)
+assert all(p["completion"].startswith("```ptx\n") for p in ps)
+PY
+  else
+    echo "note: nvcc missing: the PTX part is left out"
+  fi
+fi
+finish

@@ -1,0 +1,416 @@
+/* The corpus generator and the map reference: gen is deterministic, every family's tasks load, the generic CPU
+ * reference agrees with values computed by hand, and the exclusion drops the benchmark's computations. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "corpus/corpus.h"
+#include "core/util.h"
+#include "task/map.h"
+#include "task/ref/ref.h"
+#include "task/task.h"
+
+static int load_text(const char *text, gasp_task *t, gasp_diags *d) {
+  char path[] = "/tmp/gasp-corpus-XXXXXX.yaml";
+  int fd = mkstemps(path, 5);
+  if (write(fd, text, strlen(text)) < 0) return -2;
+  close(fd);
+  int rc = gasp_task_load(path, t, d);
+  unlink(path);
+  return rc;
+}
+
+/* A one-trial snippet-shaped task with inputs a, b (type in) and output d (type out) computing expr. */
+static int map_task(const char *in, const char *out, const char *expr, gasp_task *t) {
+  char y[2048];
+  snprintf(y, sizeof y,
+           "id: m\nlevel: 1\ndescription: d\nparams:\n"
+           "  - {name: a, type: %s, role: in, count: n}\n  - {name: b, type: %s, role: in, count: n}\n"
+           "  - {name: d, type: %s, role: out, count: n}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+           "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"%s\"\ncuda: |\n  x\n",
+           in, in, out, expr);
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = load_text(y, t, &d);
+  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
+  gasp_diags_free(&d);
+  return rc;
+}
+
+/* Runs the "map" reference on 4 elements; returns the output buffer (static). */
+static void *run_map(gasp_task *t, void *a, void *b) {
+  static uint64_t out[4];
+  gasp_ref_args g;
+  memset(&g, 0, sizeof g);
+  g.p[0] = a;
+  g.p[1] = b;
+  g.p[2] = out;
+  g.count[0] = g.count[1] = g.count[2] = 4;
+  g.s[3].i = 4;
+  g.task = t;
+  memset(out, 0x5a, sizeof out);
+  gasp_ref_fn fn = gasp_ref_find(t->ref);
+  if (fn) fn(&g);
+  return out;
+}
+
+static int f32_eq(float x, float y) { return (x != x && y != y) || memcmp(&x, &y, 4) == 0; }
+
+static void hand_values(void) {
+  gasp_task t;
+  /* fused vs unfused: a = 1 + 2^-12, a*a = 1 + 2^-11 + 2^-24 rounds (tie, even) to 1 + 2^-11 */
+  float a1 = 1.0f + 0x1p-12f, c1 = 1.0f + 0x1p-11f;
+  float fa[4] = {a1, 2.0f, -0.0f, NAN}, fb[4] = {c1, 3.0f, 0.0f, 1.0f};
+  if (!map_task("f32", "f32", "(fma.f32 a a (neg.f32 b))", &t)) {
+    float *o = run_map(&t, fa, fb);
+    CHECK(o[0] == 0x1p-24f, "fma is fused: %a", o[0]);
+    CHECK(o[1] == 1.0f, "fma(2,2,-3) = 1: %g", o[1]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(sub.f32 (mul.f32 a a) b)", &t)) {
+    float *o = run_map(&t, fa, fb);
+    CHECK(o[0] == 0.0f, "mul then sub rounds twice: %a", o[0]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(min.f32 a b)", &t)) {
+    float *o = run_map(&t, fa, fb);
+    CHECK(o[3] == 1.0f, "min(NaN, 1) = 1: %g", o[3]);
+    CHECK(o[1] == 2.0f, "min(2, 3) = 2");
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(sel.f32 (lt.f32 a 0) 1 2.5)", &t)) {
+    float *o = run_map(&t, fa, fb);
+    CHECK(o[2] == 2.5f && o[3] == 2.5f, "-0 < 0 and NaN < 0 are false: %g %g", o[2], o[3]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(lrp.f32 a b 1)", &t)) { /* 1 + a*(b - 1) */
+    float *o = run_map(&t, fa, fb);
+    CHECK(o[1] == 5.0f, "lrp(2, 3, 1) = 1 + 2*2 = 5: %g", o[1]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(div.f32 a b)", &t)) {
+    float *o = run_map(&t, fa, fb);
+    CHECK(f32_eq(o[2], NAN), "-0/0 is NaN");
+    CHECK(o[1] == 2.0f / 3.0f, "2/3 correctly rounded");
+    gasp_task_free(&t);
+  }
+  /* integers: wraparound, arithmetic shift, truncating division and C's remainder sign */
+  int32_t sa[4] = {-100, 2147483647, 65536, -8}, sb[4] = {7, 1, 65536, 33};
+  if (!map_task("s32", "s32", "(shr.s32 a 4)", &t)) {
+    int32_t *o = run_map(&t, sa, sb);
+    CHECK(o[0] == -7 && o[3] == -1, "arithmetic shift: %d %d", o[0], o[3]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(add.s32 (div.s32 a 7) (rem.s32 a 7))", &t)) {
+    int32_t *o = run_map(&t, sa, sb);
+    CHECK(o[0] == -14 + -2, "-100/7 = -14, -100%%7 = -2: %d", o[0]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(add.s32 a b)", &t)) {
+    int32_t *o = run_map(&t, sa, sb);
+    CHECK(o[1] == INT32_MIN, "INT_MAX + 1 wraps: %d", o[1]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(mul.s32 a b)", &t)) {
+    int32_t *o = run_map(&t, sa, sb);
+    CHECK(o[2] == 0, "65536 * 65536 keeps the low 32 bits: %d", o[2]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(shl.s32 a b)", &t)) {
+    int32_t *o = run_map(&t, sa, sb);
+    CHECK(o[3] == -16, "the shift amount is taken modulo 32: -8 << 33 = -16: %d", o[3]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(abs.s32 a)", &t)) {
+    int32_t m[4] = {INT32_MIN, -5, 5, 0};
+    int32_t *o = run_map(&t, m, m);
+    CHECK(o[0] == INT32_MIN && o[1] == 5, "|INT_MIN| wraps to INT_MIN: %d %d", o[0], o[1]);
+    gasp_task_free(&t);
+  }
+  uint32_t ua[4] = {0xffffffffu, 10, 3, 0}, ub[4] = {1, 3, 4, 5};
+  if (!map_task("u32", "u32", "(sel.u32 (gt.u32 a b) (sub.u32 a b) (sub.u32 b a))", &t)) {
+    uint32_t *o = run_map(&t, ua, ub);
+    CHECK(o[0] == 0xfffffffeu && o[2] == 1 && o[3] == 5, "unsigned comparison: %u %u %u", o[0], o[2], o[3]);
+    gasp_task_free(&t);
+  }
+  /* conversions: truncation, saturation, NaN to 0, round to nearest even */
+  float cv[4] = {-2.7f, 3e9f, NAN, -3e9f};
+  if (!map_task("f32", "s32", "(cvt.s32.f32 a)", &t)) {
+    int32_t *o = run_map(&t, cv, cv);
+    CHECK(o[0] == -2 && o[1] == INT32_MAX && o[2] == 0 && o[3] == INT32_MIN, "cvt.s32.f32: %d %d %d %d", o[0], o[1], o[2], o[3]);
+    gasp_task_free(&t);
+  }
+  int32_t big[4] = {16777217, -16777219, 3, 0};
+  if (!map_task("s32", "f32", "(cvt.f32.s32 a)", &t)) {
+    float *o = run_map(&t, big, big);
+    CHECK(o[0] == 16777216.0f && o[1] == -16777220.0f, "cvt.f32.s32 rounds to nearest even: %.1f %.1f", o[0], o[1]);
+    gasp_task_free(&t);
+  }
+  /* strided, offset indexing */
+  const char *y = "id: s\nlevel: 2\ndescription: d\nparams:\n"
+                  "  - {name: x, type: u32, role: in, count: 2*n+1}\n  - {name: out, type: u32, role: out, count: n}\n"
+                  "  - {name: k, type: u32, role: scalar, value: 7}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+                  "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"(add.u32 (at x 2 1) k)\"\ncuda: |\n  x\n";
+  gasp_diags d;
+  gasp_diags_init(&d);
+  if (load_text(y, &t, &d) == 0) {
+    uint32_t x[9] = {0, 10, 20, 30, 40, 50, 60, 70, 80}, out[4] = {0};
+    gasp_ref_args g;
+    memset(&g, 0, sizeof g);
+    g.p[0] = x;
+    g.p[1] = out;
+    g.count[0] = 9;
+    g.count[1] = 4;
+    g.s[2].i = 7;
+    g.s[3].i = 4;
+    g.task = &t;
+    gasp_ref_find(t.ref)(&g);
+    CHECK(out[0] == 17 && out[3] == 77, "out[i] = x[2i+1] + k: %u %u", out[0], out[3]);
+    gasp_task_free(&t);
+  } else {
+    CHECK(0, "strided task loads: %s", d.count ? d.items[0].msg : "");
+  }
+  gasp_diags_free(&d);
+}
+
+/* a task with inputs x (s32) and k (u32), output out (s32), scalars n, rows, cols, and the given map and out count */
+static int group_task(const char *expr, const char *out_count, gasp_task *t) {
+  char y[2048];
+  snprintf(y, sizeof y,
+           "id: g\nlevel: 4\ndescription: d\nparams:\n"
+           "  - {name: x, type: s32, role: in, count: n}\n  - {name: k, type: u32, role: in, count: n}\n"
+           "  - {name: out, type: s32, role: out, count: \"%s\"}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+           "  - {name: rows, type: u32, role: scalar, value: rows}\n  - {name: cols, type: u32, role: scalar, value: cols}\n"
+           "sizes: [{n: 40, rows: 5, cols: 8}]\nlaunch: {block: [4], grid: [10]}\nmap: \"%s\"\ncuda: |\n  x\n",
+           out_count, expr);
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = load_text(y, t, &d);
+  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
+  gasp_diags_free(&d);
+  return rc;
+}
+
+static void run_group(gasp_task *t, int32_t *x, uint32_t *k, int32_t *out, int64_t nout) {
+  gasp_ref_args g;
+  memset(&g, 0, sizeof g);
+  g.p[0] = x;
+  g.p[1] = k;
+  g.p[2] = out;
+  g.count[0] = g.count[1] = 40;
+  g.count[2] = nout;
+  g.s[3].i = 40;
+  g.s[4].i = 5;
+  g.s[5].i = 8;
+  g.block[0] = 4;
+  g.grid[0] = 10;
+  g.task = t;
+  gasp_ref_find(t->ref)(&g);
+}
+
+/* warp and block reductions and scans, a transpose and a loop, against sums done by hand */
+static void group_values(void) {
+  int32_t x[40], out[40];
+  uint32_t k[40];
+  for (int i = 0; i < 40; i++) {
+    x[i] = i + 1;
+    k[i] = (uint32_t)i;
+  }
+  gasp_task t;
+  if (!group_task("(wred_add.s32 x)", "cdiv(n,32)", &t)) {
+    run_group(&t, x, k, out, 2);
+    CHECK(out[0] == 528 && out[1] == 292, "warp sums 1..32 = 528 and 33..40 = 292: %d %d", out[0], out[1]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(bred_max.s32 (neg.s32 x))", "cdiv(n,4)", &t)) {
+    run_group(&t, x, k, out, 10);
+    CHECK(out[0] == -1 && out[9] == -37, "block (4) maxima of -x: %d %d", out[0], out[9]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(bxscan_add.s32 x)", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    CHECK(out[0] == 0 && out[1] == 1 && out[3] == 6 && out[4] == 0 && out[7] == 5 + 6 + 7,
+          "exclusive block scans restart per block: %d %d %d %d %d", out[0], out[1], out[3], out[4], out[7]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(wscan_min.s32 (sub.s32 100 x))", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    CHECK(out[31] == 100 - 32 && out[32] == 100 - 33 && out[39] == 100 - 40, "warp scans of min: %d %d %d", out[31], out[32], out[39]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(tr.s32 (mul.s32 x 2))", "rows*cols", &t)) {
+    run_group(&t, x, k, out, 40);
+    /* x is 5 x 8: x[r*8 + c] = r*8 + c + 1; out is 8 x 5: out[c*5 + r] = 2 x[r*8 + c] */
+    CHECK(out[0] == 2 && out[1] == 18 && out[5] == 4 && out[39] == 80, "transpose: %d %d %d %d", out[0], out[1], out[5], out[39]);
+    gasp_task_free(&t);
+  }
+  if (!group_task("(loop.s32 (and.u32 k 3) x (add.s32 (mul.s32 acc 2) 1))", "n", &t)) {
+    run_group(&t, x, k, out, 40);
+    /* v = x; cnt = k & 3 times v = 2v + 1: x=1 k=0 -> 1; x=2 k=1 -> 5; x=4 k=3 -> 39; x=5 k=4 -> 5 */
+    CHECK(out[0] == 1 && out[1] == 5 && out[3] == 39 && out[4] == 5, "loop: %d %d %d %d", out[0], out[1], out[3], out[4]);
+    gasp_task_free(&t);
+  }
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_map m;
+  char e[160];
+  int col;
+  if (!group_task("(wred_add.s32 x)", "cdiv(n,32)", &t)) {
+    CHECK(gasp_map_parse("(add.s32 (wred_add.s32 x) 1)", &t, &m, &col, e, sizeof e) == -1 && strstr(e, "group form"),
+          "a group form only at the root: %s", e);
+    CHECK(gasp_map_parse("(add.s32 acc 1)", &t, &m, &col, e, sizeof e) == -1 && strstr(e, "acc"), "acc outside a loop: %s", e);
+    gasp_task_free(&t);
+  }
+  gasp_diags_free(&d);
+}
+
+static void load_errors(void) {
+  gasp_task t;
+  gasp_diags d;
+  gasp_diags_init(&d);
+  const char *y = "id: e\nlevel: 1\ndescription: d\nparams:\n"
+                  "  - {name: a, type: f32, role: in, count: n}\n  - {name: d, type: f32, role: out, count: n}\n"
+                  "  - {name: n, type: u32, role: scalar, value: n}\n"
+                  "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"(add.f32 a q)\"\ncuda: |\n  x\n";
+  CHECK(load_text(y, &t, &d) == -1, "unknown name in a map is an error");
+  CHECK(d.count && strstr(d.items[0].msg, "no parameter named 'q'") && strstr(d.items[0].msg, "column 12") && d.items[0].line == 10,
+        "the error names the column and line: %s (line %d)", d.count ? d.items[0].msg : "", d.count ? d.items[0].line : 0);
+  gasp_diags_clear(&d);
+  const char *z = "id: e\nlevel: 1\ndescription: d\nparams:\n"
+                  "  - {name: a, type: s32, role: in, count: n}\n  - {name: d, type: s32, role: out, count: n}\n"
+                  "  - {name: n, type: u32, role: scalar, value: n}\n"
+                  "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"(div.s32 a a)\"\ncuda: |\n  x\n";
+  CHECK(load_text(z, &t, &d) == -1 && d.count && strstr(d.items[0].msg, "literal divisor"), "integer division by a variable is refused");
+  gasp_diags_free(&d);
+}
+
+static void exclusion(void) {
+  gasp_task t;
+  gasp_map m;
+  char e[160], which[64] = "";
+  if (!map_task("f32", "f32", "(add.f32 b a)", &t)) {
+    CHECK(gasp_map_parse(t.map, &t, &m, NULL, e, sizeof e) == 0, "parse");
+    CHECK(gasp_corpus_is_bench_computation(&m, &t, which, sizeof which) && !strcmp(which, "add_f32"),
+          "b + a on f32 is add_f32: '%s'", which);
+    gasp_task_free(&t);
+  }
+  if (!map_task("f32", "f32", "(add.f32 a 1)", &t)) {
+    gasp_map_parse(t.map, &t, &m, NULL, e, sizeof e);
+    CHECK(!gasp_corpus_is_bench_computation(&m, &t, which, sizeof which), "a + 1 is not a benchmark task");
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(add.s32 a b)", &t)) {
+    gasp_map_parse(t.map, &t, &m, NULL, e, sizeof e);
+    CHECK(gasp_corpus_is_bench_computation(&m, &t, which, sizeof which) && !strcmp(which, "add_s32"), "add_s32: '%s'", which);
+    gasp_task_free(&t);
+  }
+  if (!map_task("u32", "u32", "(add.u32 a b)", &t)) {
+    gasp_map_parse(t.map, &t, &m, NULL, e, sizeof e);
+    CHECK(!gasp_corpus_is_bench_computation(&m, &t, which, sizeof which), "u32 add is not add_s32's type");
+    gasp_task_free(&t);
+  }
+}
+
+/* every file of dir a has the same bytes in dir b (and the same count) */
+static int same_tree(const char *a, const char *b, int *files, int verbose) {
+  DIR *d = opendir(a);
+  if (!d) return 0;
+  struct dirent *e;
+  int ok = 1;
+  while ((e = readdir(d)) && ok) {
+    if (e->d_name[0] == '.') continue;
+    char pa[1024], pb[1024];
+    snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+    snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+    if (e->d_type == DT_DIR) {
+      ok = same_tree(pa, pb, files, verbose);
+      continue;
+    }
+    char *x = NULL, *y = NULL;
+    size_t lx = 0, ly = 0;
+    ok = !gasp_read_file(pa, 1 << 20, &x, &lx) && !gasp_read_file(pb, 1 << 20, &y, &ly) && lx == ly && !memcmp(x, y, lx);
+    if (!ok && verbose) printf("  differs: %s\n", e->d_name);
+    free(x);
+    free(y);
+    (*files)++;
+  }
+  closedir(d);
+  return ok;
+}
+
+static void generate(void) {
+  char d1[] = "/tmp/gasp-corpus-a-XXXXXX", d2[] = "/tmp/gasp-corpus-b-XXXXXX", d3[] = "/tmp/gasp-corpus-c-XXXXXX";
+  if (!mkdtemp(d1) || !mkdtemp(d2) || !mkdtemp(d3)) return;
+  gasp_diags d;
+  gasp_diags_init(&d);
+  gasp_taskset bench;
+  gasp_taskset_load(gasp_tasks_dir(), &bench, &d);
+  gasp_corpus_gen_opts o = {7, 150, NULL, &bench};
+  gasp_corpus_gen_stats s1, s2, s3;
+  CHECK(gasp_corpus_gen(&o, d1, &s1, &d) == 0, "gen 1: %s", d.count ? d.items[0].msg : "");
+  CHECK(gasp_corpus_gen(&o, d2, &s2, &d) == 0, "gen 2");
+  CHECK(s1.written == 150 && s2.written == 150, "150 written: %d %d", s1.written, s2.written);
+  int files = 0;
+  CHECK(same_tree(d1, d2, &files, 1) && files > 150, "the same seed writes the same bytes (%d files)", files);
+  o.seed = 8;
+  gasp_corpus_gen(&o, d3, &s3, &d);
+  files = 0;
+  CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
+  /* every family made tasks, and all of them load (with their map reference) */
+  const char *const *fam = gasp_corpus_families();
+  for (int i = 0; fam[i]; i++) CHECK(s1.per_family[i] > 0, "family %s made tasks", fam[i]);
+  gasp_taskset ts;
+  gasp_diags_clear(&d);
+  CHECK(gasp_taskset_load(d1, &ts, &d) == 0 && d.count == 0, "generated tasks load: %s", d.count ? d.items[0].msg : "");
+  CHECK(ts.count == 150, "150 tasks loaded: %zu", ts.count);
+  int arb = 0, amd = 0, levels[8] = {0};
+  for (size_t i = 0; i < ts.count; i++) {
+    const gasp_task *t = &ts.items[i];
+    levels[t->level]++;
+    arb += !strcmp(t->isa, "arb");
+    amd += t->amd_reference != NULL;
+    CHECK(t->map && !strcmp(t->ref, "map"), "%s uses the map reference", t->id);
+    CHECK(gasp_taskset_find(&bench, t->id) == NULL, "%s is not a benchmark id", t->id);
+    gasp_map m;
+    char e[160];
+    if (t->map && gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) == 0)
+      CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
+  }
+  for (int l = 0; l <= 3; l++) CHECK(levels[l] > 0, "level %d generated", l);
+  CHECK(arb > 0 && amd + arb == (int)ts.count, "every non-ARB task has an AMD reference (%d + %d of %zu)", amd, arb, ts.count);
+  gasp_taskset_free(&ts);
+  /* the single-instruction family meets the benchmark's L0 tasks often; they are skipped and counted */
+  o.seed = 1;
+  o.count = 300;
+  o.families = "ew_op";
+  char d4[] = "/tmp/gasp-corpus-d-XXXXXX";
+  if (mkdtemp(d4)) {
+    gasp_corpus_gen_stats s4;
+    gasp_corpus_gen(&o, d4, &s4, &d);
+    CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
+    char rm[100];
+    snprintf(rm, sizeof rm, "rm -rf %s", d4);
+    if (system(rm)) printf("  could not remove %s\n", d4);
+  }
+  o.families = "ew_op,nope";
+  gasp_diags_clear(&d);
+  CHECK(gasp_corpus_gen(&o, d3, &s3, &d) == -1 && d.count && strstr(d.items[0].msg, "nope"), "an unknown family is an error");
+  gasp_taskset_free(&bench);
+  gasp_diags_free(&d);
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "rm -rf %s %s %s", d1, d2, d3);
+  if (system(cmd)) printf("  could not remove the temporary directories\n");
+}
+
+int main(void) {
+  hand_values();
+  group_values();
+  load_errors();
+  exclusion();
+  generate();
+  return DONE();
+}
