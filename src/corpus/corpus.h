@@ -67,4 +67,8 @@ const char *gasp_corpus_identity_c(gasp_map_op red, gasp_map_type t, int cl);
 /* An ARB program computing the map over vec4 (fragment or vertex); -1 when an operation has no ARB form. */
 int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, gasp_str *s);
 
+/* A snippet task's PTX snippet from its map expression (corpus_ptx.c): 0 and the text appended to s, or -1
+ * when the expression has no snippet form (strided reads, group forms, loops). */
+int gasp_corpus_ptx_snippet(const gasp_map *m, const gasp_task *t, gasp_str *s);
+
 #endif

@@ -667,6 +667,12 @@ static int render(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_str *
   else if (x->level == 0) gasp_str_puts(yaml, "tolerance: {rel: 0, abs: 0}\n");
   else gasp_str_puts(yaml, "tolerance: {rel: 1e-6, abs: 0}\n");
   gasp_str_printf(yaml, "map: \"%s\"\n", x->e.data);
+  if (!arb && x->kind == GASP_RENDER_SNIPPET) { /* the snippet answer: the reference backend's, and the corpus's */
+    gasp_str ps;
+    gasp_str_init(&ps);
+    if (gasp_corpus_ptx_snippet(m, t, &ps) == 0) block_scalar(yaml, "ptx_snippet", ps.data);
+    gasp_str_free(&ps);
+  }
   if (arb) {
     block_scalar(yaml, "arb_reference", arbp.data);
   } else {

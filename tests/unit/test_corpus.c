@@ -406,11 +406,55 @@ static void generate(void) {
   if (system(cmd)) printf("  could not remove the temporary directories\n");
 }
 
+/* The PTX snippet rendered from a map expression: exact text for hand-checked cases (float ops carry .rn so
+ * ptxas cannot contract them; ne on floats is the unordered neu; shift amounts are masked with 31), and no
+ * snippet for a strided read. */
+static void ptx_snippets(void) {
+  struct { const char *in, *out, *expr, *want; } c[] = {
+      {"f32", "f32", "(add.f32 a b)", "add.rn.f32 %d, %a, %b;\n"},
+      {"f32", "f32", "(fma.f32 a 1.5 b)", "fma.rn.f32 %d, %a, 0f3FC00000, %b;\n"},
+      {"s32", "s32", "(shl.s32 a b)", ".reg .b32 %t1;\nand.b32 %t1, %b, 31;\nshl.b32 %d, %a, %t1;\n"},
+      {"f32", "f32", "(sel.f32 (ne.f32 a b) a 2.0)",
+       ".reg .pred %p1;\nsetp.neu.f32 %p1, %a, %b;\nselp.f32 %d, %a, 0f40000000, %p1;\n"},
+      {"f32", "s32", "(add.s32 (cvt.s32.f32 a) 7)", ".reg .b32 %t1;\ncvt.rzi.s32.f32 %t1, %a;\nadd.s32 %d, %t1, 7;\n"},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    gasp_task t;
+    if (map_task(c[i].in, c[i].out, c[i].expr, &t)) {
+      CHECK(0, "%s loads", c[i].expr);
+      continue;
+    }
+    gasp_map m;
+    int col;
+    char err[200];
+    CHECK(gasp_map_parse(c[i].expr, &t, &m, &col, err, sizeof err) == 0, "%s parses: %s", c[i].expr, err);
+    gasp_str s;
+    gasp_str_init(&s);
+    CHECK(gasp_corpus_ptx_snippet(&m, &t, &s) == 0 && s.data && !strcmp(s.data, c[i].want), "%s: got '%s'", c[i].expr,
+          s.data ? s.data : "");
+    gasp_str_free(&s);
+    gasp_task_free(&t);
+  }
+  gasp_task t;
+  if (map_task("f32", "f32", "(add.f32 (at a 2 1) b)", &t) == 0) {
+    gasp_map m;
+    int col;
+    char err[200];
+    gasp_str s;
+    gasp_str_init(&s);
+    CHECK(gasp_map_parse("(add.f32 (at a 2 1) b)", &t, &m, &col, err, sizeof err) == 0 &&
+              gasp_corpus_ptx_snippet(&m, &t, &s) == -1, "a strided read has no snippet form");
+    gasp_str_free(&s);
+    gasp_task_free(&t);
+  }
+}
+
 int main(void) {
   hand_values();
   group_values();
   load_errors();
   exclusion();
   generate();
+  ptx_snippets();
   return DONE();
 }

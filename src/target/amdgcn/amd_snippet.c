@@ -103,6 +103,7 @@ static const char *cmp_name(const char *cmp, char ty) {
   static const struct { const char *ptx, *f, *i; } m[] = {
       {"lt", "lt", "lt"}, {"le", "le", "le"}, {"gt", "gt", "gt"}, {"ge", "ge", "ge"},
       {"eq", "eq", "eq"}, {"ne", "lg", "ne"}, /* PTX ne.f32 is ordered: AMD's lg, not neq (unordered) */
+      {"neu", "neq", NULL},
       {"lo", NULL, "lt"}, {"ls", NULL, "le"}, {"hi", NULL, "gt"}, {"hs", NULL, "ge"},
   };
   for (size_t i = 0; i < sizeof m / sizeof *m; i++)
