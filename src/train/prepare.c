@@ -120,7 +120,7 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
   st->eos = llama_vocab_eos(vocab);
   int rc = -1;
   FILE *ft = NULL, *fm = NULL;
-  json_t *samples = json_array(), *index = NULL;
+  json_t *samples = json_array(), *ids = json_array(), *index = NULL;
   toks_t P = {0}, J = {0};
   gasp_str text, piece;
   gasp_str_init(&text);
@@ -226,6 +226,8 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
       put_u32s(ft, &eos, 1);
       for (int i = 0; i < total; i++) fputc(i >= P.n, fm);
       json_array_append_new(samples, json_pack("[I, i]", (json_int_t)st->tokens, total));
+      const char *tid = json_string_value(json_object_get(j, "task"));
+      json_array_append_new(ids, json_sprintf("%s@%s", tid ? tid : "?", tgt));
       st->tokens += total;
       st->kept++;
       gasp_prepare_target *r = target_row(st, tgt);
@@ -245,13 +247,13 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
     json_object_set_new(targets, st->t[i].name,
                         json_pack("{s:I, s:I, s:I}", "samples", (json_int_t)st->t[i].samples, "tokens",
                                   (json_int_t)st->t[i].tokens, "completion_tokens", (json_int_t)st->t[i].completion_tokens));
-  index = json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:I, s:i, s:{s:I, s:I, s:I, s:I, s:I}}", "vocab", o->vocab,
-                    "n_vocab", st->n_vocab, "bos", st->bos, "eos", st->eos, "samples", samples, "targets", targets,
+  index = json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:I, s:i, s:{s:I, s:I, s:I, s:I, s:I}}", "vocab", o->vocab,
+                    "n_vocab", st->n_vocab, "bos", st->bos, "eos", st->eos, "samples", samples, "ids", ids, "targets", targets,
                     "tokens", (json_int_t)st->tokens, "max_tokens", max_tokens, "dropped", "bad_json",
                     (json_int_t)st->bad_json, "too_long", (json_int_t)st->too_long, "no_split",
                     (json_int_t)st->no_split, "detok_mismatch", (json_int_t)st->detok_mismatch, "filtered",
                     (json_int_t)st->filtered);
-  samples = NULL;
+  samples = ids = NULL;
   snprintf(path, sizeof path, "%s/index.json", o->out_dir);
   if (!index || json_dump_file(index, path, JSON_COMPACT)) {
     snprintf(err, cap, "cannot write '%s'", path);
@@ -264,6 +266,7 @@ out:
     rc = -1;
   }
   json_decref(samples);
+  json_decref(ids);
   json_decref(index);
   free(P.v), free(J.v), free(line);
   gasp_str_free(&text), gasp_str_free(&piece);

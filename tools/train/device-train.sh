@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# GPU machine, call 2 of 2 (right after call 1, while the machine is warm): tokens, training, GGUF (issue 9).
+# Device tool: carry [".dev/run", ".dev/carry"], command `MINUTES=6 bash tools/train/device-train.sh`.
+# Writes to $OUT: the q8_0 model in parts under 16 MiB (gasp-small.gguf.part-aa ...; `cat` them back
+# together), meta.tgz (loss.csv, loss.svg, train.json, check.json, index.json, the greedy check) and train.log.
+set -u
+R=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-/tmp/out}
+W=/tmp/gasp-train
+mkdir -p "$W" "$OUT"
+export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks PYTHONUNBUFFERED=1
+G=$R/.dev/run/gasp
+V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
+[ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
+for f in "$R"/.dev/carry/*.jsonl.gz; do gunzip -c "$f" > "$W/$(basename "$f" .gz)"; done
+ls "$W"/*.jsonl >/dev/null || exit 3
+rm -rf "$W/tok" "$W/run"
+"$G" train prepare --vocab "$V" "$W"/*.jsonl -o "$W/tok" --max-tokens ${MAXTOK:-3072} 2>&1 | tail -15 || exit 3
+python3 "$R/tools/train/train.py" --data "$W/tok" --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
+  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
+grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
+"$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
+ls -la "$W/gasp-small.gguf"
+# the exported GGUF against the PyTorch model: greedy tokens and log-probabilities on the first sample's task
+python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["ids"][0].split("@"))' "$W/tok/index.json" > "$W/check-task.txt"
+read -r TASK TARGET < "$W/check-task.txt"
+rm -rf "$W/chk" && mkdir -p "$W/chk"
+GASP_TASKS_DIR=$W/tasks "$G" bench --target "$TARGET" --model "$W/gasp-small.gguf" --tasks "$TASK" --temperature 0 \
+  --logprobs --max-tokens 48 --samples 1 --no-time -q -o "$W/chk/check-gguf.jsonl" >/dev/null 2>&1
+python3 - "$W" <<'PY' | tee "$W/check-compare.txt"
+import json, sys
+w = sys.argv[1]
+want = json.load(open(w + "/run/check.json"))["greedy"]
+got = [json.loads(l) for l in open(w + "/chk/check-gguf.jsonl")][0].get("logprobs") or []
+n = min(len(want), len(got))
+d = [abs(want[i][1] - got[i]["logprob"]) for i in range(n)]
+print(f"greedy check: {n} tokens compared, PyTorch f32 vs GGUF q8_0 log-prob max |diff| {max(d) if d else float('nan'):.4f}, "
+      f"mean {sum(d)/max(1,n):.4f}")
+PY
+cd "$W" && split -b 15m gasp-small.gguf "$OUT/gasp-small.gguf.part-" && \
+  tar czf "$OUT/meta.tgz" run/loss.csv run/loss.svg run/train.json run/check.json run/config.json tok/index.json \
+    chk/check-gguf.jsonl check-compare.txt
+ls -la "$OUT"

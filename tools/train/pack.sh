@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Here, before the device calls of tools/train: the slim carry .dev/run (gasp, gasp-worker, the libraries the
+# GPU machine lacks; run tools/device-prepare.sh once before) and .dev/carry (the generated tasks, the CPU
+# targets' pairs gzipped, the llama vocabulary), both under the device tool's 64 MiB.
+set -eu
+cd "$(dirname "$0")/../.."
+C=${1:-.dev/c2}
+rm -rf .dev/run .dev/carry && mkdir -p .dev/run .dev/carry
+cp -r build/gasp build/gasp-worker build/devlibs .dev/run/
+tar czf .dev/carry/tasks.tgz -C "$C" tasks
+for f in "$C"/gfx900.jsonl "$C"/gfx1030.jsonl "$C"/gfx1100.jsonl "$C"/r300.jsonl; do
+  [ -f "$f" ] && gzip -c "$f" > ".dev/carry/$(basename "$f").gz"
+done
+cp .deps/llama/src/models/ggml-vocab-llama-spm.gguf .dev/carry/
+du -sh .dev/run .dev/carry
