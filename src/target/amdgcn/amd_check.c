@@ -207,7 +207,8 @@ static int map_tool_diags(const char *err, const gasp_source *src, const char *t
 int gasp_amd_check(const gasp_target *t, const gasp_task *task, const gasp_source *src, gasp_binary *bin, gasp_diags *d) {
   const gasp_amd_arch *a = gasp_amd_arch_of(t);
   char mc[600], lld[600];
-  if (gasp_amd_tool("llvm-mc", mc, sizeof mc) || gasp_amd_tool("ld.lld", lld, sizeof lld)) {
+  int no_mc = gasp_amd_tool("llvm-mc", mc, sizeof mc), no_lld = gasp_amd_tool("ld.lld", lld, sizeof lld);
+  if (no_mc || no_lld) { /* both looked up: the message names both paths */
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0,
                    "LLVM 19 tools not found (%s, %s): apt-get install llvm-19 lld-19", mc, lld);
     return -1;
