@@ -14,15 +14,23 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
 for f in "$R"/.dev/carry/*.jsonl.gz; do gunzip -c "$f" > "$W/$(basename "$f" .gz)"; done
 ls "$W"/*.jsonl >/dev/null || exit 3
-rm -rf "$W/tok" "$W/run"
-"$G" train prepare --vocab "$V" "$W"/*.jsonl -o "$W/tok" --max-tokens ${MAXTOK:-3072} 2>&1 | tail -15 || exit 3
-python3 "$R/tools/train/train.py" --data "$W/tok" --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
+rm -rf "$W"/tok-* "$W/run"
+t0=$(date +%s)
+for f in "$W"/*.jsonl; do # one tokenizer process per target, in parallel
+  n=$(basename "$f" .jsonl)
+  "$G" train prepare --vocab "$V" "$f" -o "$W/tok-$n" --max-tokens ${MAXTOK:-3072} > "$W/prepare-$n.log" 2>&1 &
+done
+wait
+grep -h -A1 "^target" "$W"/prepare-*.log | grep -v "^target\|^--"
+echo "prepare: $(( $(date +%s) - t0 )) s"
+ls -d "$W"/tok-* >/dev/null || exit 3
+python3 "$R/tools/train/train.py" --data "$W"/tok-* --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
   --max-minutes ${MINUTES:-6} --seed ${SEED:-1} 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
 grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
 "$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
 ls -la "$W/gasp-small.gguf"
 # the exported GGUF against the PyTorch model: greedy tokens and log-probabilities on the first sample's task
-python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["ids"][0].split("@"))' "$W/tok/index.json" > "$W/check-task.txt"
+python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["id"].split("@"))' "$W/run/check.json" > "$W/check-task.txt"
 read -r TASK TARGET < "$W/check-task.txt"
 rm -rf "$W/chk" && mkdir -p "$W/chk"
 GASP_TASKS_DIR=$W/tasks "$G" bench --target "$TARGET" --model "$W/gasp-small.gguf" --tasks "$TASK" --temperature 0 \
@@ -38,6 +46,6 @@ print(f"greedy check: {n} tokens compared, PyTorch f32 vs GGUF q8_0 log-prob max
       f"mean {sum(d)/max(1,n):.4f}")
 PY
 cd "$W" && split -b 15m gasp-small.gguf "$OUT/gasp-small.gguf.part-" && \
-  tar czf "$OUT/meta.tgz" run/loss.csv run/loss.svg run/train.json run/check.json run/config.json tok/index.json \
+  tar czf "$OUT/meta.tgz" run/loss.csv run/loss.svg run/train.json run/check.json run/config.json prepare-*.log \
     chk/check-gguf.jsonl check-compare.txt
 ls -la "$OUT"

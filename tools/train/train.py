@@ -199,7 +199,7 @@ def svg_plot(rows, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", required=True, help="folder written by `gasp train prepare`")
+    ap.add_argument("--data", required=True, nargs="+", help="folders written by `gasp train prepare` (concatenated)")
     ap.add_argument("--out", required=True, help="folder for config.json, weights.bin, loss.csv, loss.svg")
     ap.add_argument("--init", help="start from this folder's config.json + weights.bin (`gasp train dump`)")
     ap.add_argument("--preset", default="small", choices=sorted(PRESETS))
@@ -221,11 +221,25 @@ def main():
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     torch.backends.cuda.matmul.allow_tf32 = True
 
-    idx = json.load(open(os.path.join(a.data, "index.json")))
-    toks = torch.from_numpy(np.fromfile(os.path.join(a.data, "tokens.u32"), dtype="<u4").astype(np.int64))
-    mask = torch.from_numpy(np.fromfile(os.path.join(a.data, "mask.u8"), dtype=np.uint8))
-    if toks.numel() != mask.numel() or toks.numel() != idx["tokens"]:
-        sys.exit("train.py: tokens.u32, mask.u8 and index.json disagree on the token count")
+    # several prepared folders (one per target, tokenized in parallel) are concatenated; offsets shift
+    idx, toks, mask, all_samples, all_ids, base = None, [], [], [], [], 0
+    for dpath in a.data:
+        ix = json.load(open(os.path.join(dpath, "index.json")))
+        t = np.fromfile(os.path.join(dpath, "tokens.u32"), dtype="<u4").astype(np.int64)
+        m = np.fromfile(os.path.join(dpath, "mask.u8"), dtype=np.uint8)
+        if t.size != m.size or t.size != ix["tokens"]:
+            sys.exit(f"train.py: {dpath}: tokens.u32, mask.u8 and index.json disagree on the token count")
+        if idx and (ix["n_vocab"], ix["eos"], ix["vocab"]) != (idx["n_vocab"], idx["eos"], idx["vocab"]):
+            sys.exit(f"train.py: {dpath}: another vocabulary than {a.data[0]}")
+        idx = idx or ix
+        all_samples += [(o + base, n) for o, n in ix["samples"]]
+        all_ids += ix.get("ids", ["?"] * len(ix["samples"]))
+        toks.append(t)
+        mask.append(m)
+        base += t.size
+    toks = torch.from_numpy(np.concatenate(toks))
+    mask = torch.from_numpy(np.concatenate(mask))
+    idx = dict(idx, samples=all_samples, ids=all_ids, tokens=base)
     samples = [(o, n) for o, n in idx["samples"] if n <= a.ctx]
     if not samples:
         sys.exit("train.py: no samples")
@@ -345,7 +359,8 @@ def main():
             ids.append(t)
             if t == idx["eos"]:
                 break
-    json.dump(dict(sample=0, prompt_tokens=len(prompt), greedy=steps), open(os.path.join(a.out, "check.json"), "w"))
+    json.dump(dict(sample=0, id=idx["ids"][0], prompt_tokens=len(prompt), greedy=steps),
+              open(os.path.join(a.out, "check.json"), "w"))
     json.dump(dict(args=vars(a), params=nparams, steps=step, total_steps=total_steps, seconds=train_s,
                    tokens_seen=seen_tokens, final_loss=rows[-1]["loss"] if rows else None,
                    samples=len(samples), torch=torch.__version__,

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# GPU machine, call 3 (issue 9): the trained model's answers for every benchmark task on every target, 10 samples
+# each, decoded by gasp's llama backend on the machine's CPU cores; PTX is judged here on the H200, the other
+# targets' answers are judged back on a machine with LLVM 19 and Mesa (tools/train/judge.sh), since the GPU
+# machine has neither. Also the random-weight floor: a model of the same width and depth with random weights,
+# L0-L2, 10 samples. Carry [".dev/run", ".dev/carry"] where .dev/carry holds gasp-small.gguf (or leave the model
+# from call 2 in /tmp/gasp-train). Writes $OUT/eval-<target>.jsonl and $OUT/floor-<target>.jsonl.
+set -u
+R=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-/tmp/out}
+W=/tmp/gasp-train
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks
+G=$R/.dev/run/gasp
+M=${MODEL:-$W/gasp-small.gguf}
+[ -f "$M" ] || M=$R/.dev/carry/gasp-small.gguf
+ls -la "$M" || exit 3
+S=${SAMPLES:-10}
+for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
+  g=off; [ "$T" = ptx-sm90 ] && g=on
+  t0=$(date +%s)
+  timeout ${PER_TARGET_S:-150} "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
+    --top-p 0.95 --max-tokens ${MAXTOK:-1024} --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
+  echo "$T: $(wc -l < "$OUT/eval-$T.jsonl") records in $(( $(date +%s) - t0 )) s (grammar $g)"
+done
+"$G" report "$OUT/eval-ptx-sm90.jsonl" | head -14
+if [ "${FLOOR:-1}" = 1 ]; then
+  "$G" mkmodel -o /tmp/floor.gguf --vocab "$R/.dev/carry/ggml-vocab-llama-spm.gguf" --embd 384 --layers 8 --heads 6 \
+    --kv-heads 6 --ff 1024 --seed 7 >/dev/null
+  for T in ${FLOOR_TARGETS:-ptx-sm90 gfx1030}; do
+    g=off; [ "$T" = ptx-sm90 ] && g=on
+    for L in 0 1 2; do
+      timeout ${FLOOR_S:-40} "$G" bench --target "$T" --model /tmp/floor.gguf --grammar $g --samples $S --temperature 0.7 \
+        --top-p 0.95 --max-tokens 256 --level $L --no-time -q --resume -o "$OUT/floor-$T.jsonl" >/dev/null 2>&1
+    done
+    echo "floor $T: $(wc -l < "$OUT/floor-$T.jsonl") records"
+  done
+fi
