@@ -196,10 +196,14 @@ static int corpus_build(int argc, char **argv) {
   bargv[bc] = NULL;
   double t0 = gasp_now_s();
   rc = cmd_bench(bc, bargv);
-  if (rc != GASP_EXIT_OK && rc != GASP_EXIT_FAIL) {
+  /* interrupted (SIGINT, e.g. `timeout -s INT`): the pairs of what was judged are still written, and --resume
+   * continues; every judged record is complete (bench writes it whole and flushes) */
+  int interrupted = rc == 130;
+  if (rc != GASP_EXIT_OK && rc != GASP_EXIT_FAIL && !interrupted) {
     gasp_cli_error("corpus build", "gasp bench failed (exit %d)", rc);
     return rc;
   }
+  if (interrupted) fprintf(stderr, "gasp corpus build: interrupted: writing the pairs judged so far (--resume continues)\n");
   double bench_s = gasp_now_s() - t0;
 
   gasp_taskset ts;
@@ -359,7 +363,7 @@ static int corpus_build(int argc, char **argv) {
     gasp_cli_error("corpus build", "%ld verified answers did not survive the fence round trip (not written)", mismatched);
     return GASP_EXIT_FAIL;
   }
-  return GASP_EXIT_OK;
+  return interrupted ? 130 : GASP_EXIT_OK;
 }
 
 int cmd_corpus(int argc, char **argv) {

@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
-# GPU machine, call 1 of 2: the PTX pairs of the corpus, verified on the H200 (issue 9).
-# Here first: `gasp corpus gen --seed 1 --count 5000 -o .dev/c2/tasks`, the CPU targets' pairs
-# (`gasp corpus build --target gfx1030 ...`, see README.md), then `bash tools/train/pack.sh`, which makes the slim
-# carry .dev/run (gasp, gasp-worker, devlibs) and .dev/carry (tasks.tgz, the CPU pairs gzipped, the vocabulary).
-# Device tool: carry [".dev/run", ".dev/carry"], command `bash tools/train/device-corpus.sh`.
-# Leaves the pairs in /tmp/gasp-train/ for call 2 (tools/train/device-train.sh) and a gzipped copy in $OUT.
+# GPU machine (issue 9): the PTX pairs of the corpus, verified on the H200. The slow part (nvcc on every kernel
+# task) runs here first, on any machine with nvcc:
+#   gasp corpus build --target ptx-sm90 --tasks-dir .dev/c2/tasks -o .dev/c2/ptx-sm90-unverified.jsonl --allow-unverified
+# and tools/train/pack.sh carries its pairs and results gzipped; on the GPU machine every answer is then run and
+# verified through the files backend (the same check, assembly, run and verification as any bench), and only the
+# pairs whose task passed there are kept, marked verified. Without the unverified files it runs the whole
+# `gasp corpus build` here instead. Device tool: carry [".dev/run", ".dev/carry"].
+# Leaves /tmp/gasp-train/ptx-sm90.jsonl for tools/train/device-train.sh and a gzipped copy in $OUT.
 set -u
 R=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-/tmp/out}
 W=/tmp/gasp-train
 mkdir -p "$W" "$OUT"
-export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks
+export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker
 G=$R/.dev/run/gasp
 nvidia-smi -L
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
+export GASP_TASKS_DIR=$W/tasks
 t0=$(date +%s)
-timeout ${CORPUS_S:-300} "$G" corpus build --target ptx-sm90 --tasks-dir "$W/tasks" -o "$W/ptx-sm90.jsonl" \
-  --workers-per-gpu ${WORKERS:-8} 2>&1 | tail -25
-echo "ptx-sm90 corpus build: $(( $(date +%s) - t0 )) s, rc ${PIPESTATUS[0]}"
+U=$R/.dev/carry/ptx-sm90-unverified
+if [ -f "$U.results.jsonl.gz" ] && [ -f "$U.pairs.gz" ]; then
+  gunzip -c "$U.results.jsonl.gz" > "$W/ptx-answers.jsonl"
+  gunzip -c "$U.pairs.gz" > "$W/ptx-unverified.jsonl"
+  rm -f "$W/ptx-judged.jsonl"
+  timeout ${CORPUS_S:-300} "$G" bench --target ptx-sm90 --backend files --answers "$W/ptx-answers.jsonl" --no-time -q \
+    --workers ${WORKERS:-8} -o "$W/ptx-judged.jsonl" 2>&1 | tail -5
+  "$G" report "$W/ptx-judged.jsonl" | head -12
+  python3 - "$W" <<'PY'
+import json, sys
+w = sys.argv[1]
+ok = {json.loads(l)["task"] for l in open(w + "/ptx-judged.jsonl") if json.loads(l).get("pass")}
+n = kept = 0
+with open(w + "/ptx-sm90.jsonl", "w") as out:
+    for l in open(w + "/ptx-unverified.jsonl"):
+        r = json.loads(l)
+        n += 1
+        if r["task"] in ok:
+            r["verified"] = True
+            out.write(json.dumps(r) + "\n")
+            kept += 1
+print(f"ptx-sm90: {kept} of {n} assembled pairs passed on the GPU and were kept")
+PY
+else
+  timeout -s INT ${CORPUS_S:-300} "$G" corpus build --target ptx-sm90 --tasks-dir "$W/tasks" -o "$W/ptx-sm90.jsonl" \
+    --workers ${WORKERS:-8} 2>&1 | tail -25
+fi
+echo "ptx-sm90 corpus: $(( $(date +%s) - t0 )) s"
 [ -f "$W/ptx-sm90.jsonl" ] && gzip -c "$W/ptx-sm90.jsonl" > "$OUT/ptx-sm90.jsonl.gz"

@@ -12,12 +12,13 @@ export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker G
 G=$R/.dev/run/gasp
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
-for f in "$R"/.dev/carry/*.jsonl.gz; do gunzip -c "$f" > "$W/$(basename "$f" .gz)"; done
-ls "$W"/*.jsonl >/dev/null || exit 3
+PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90" # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh
+for n in $PAIRS; do [ -f "$R/.dev/carry/$n.jsonl.gz" ] && gunzip -c "$R/.dev/carry/$n.jsonl.gz" > "$W/$n.jsonl"; done
 rm -rf "$W"/tok-* "$W/run"
 t0=$(date +%s)
-for f in "$W"/*.jsonl; do # one tokenizer process per target, in parallel
-  n=$(basename "$f" .jsonl)
+for n in $PAIRS; do # one tokenizer process per target, in parallel
+  f=$W/$n.jsonl
+  [ -f "$f" ] || { echo "no $f"; continue; }
   "$G" train prepare --vocab "$V" "$f" -o "$W/tok-$n" --max-tokens ${MAXTOK:-3072} > "$W/prepare-$n.log" 2>&1 &
 done
 wait

@@ -11,5 +11,7 @@ tar czf .dev/carry/tasks.tgz -C "$C" tasks
 for f in "$C"/gfx900.jsonl "$C"/gfx1030.jsonl "$C"/gfx1100.jsonl "$C"/r300.jsonl; do
   [ -f "$f" ] && gzip -c "$f" > ".dev/carry/$(basename "$f").gz"
 done
+[ -f "$C/ptx-sm90-unverified.jsonl" ] && gzip -c "$C/ptx-sm90-unverified.jsonl" > .dev/carry/ptx-sm90-unverified.pairs.gz &&
+  gzip -c "$C/ptx-sm90-unverified.jsonl.results.jsonl" > .dev/carry/ptx-sm90-unverified.results.jsonl.gz
 cp .deps/llama/src/models/ggml-vocab-llama-spm.gguf .dev/carry/
 du -sh .dev/run .dev/carry

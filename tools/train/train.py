@@ -291,12 +291,19 @@ def main():
     rows, step, seen_tokens, ema = [], 0, 0, None
     stop = False
     model.train()
+    t_train = time.time()
     while step < total_steps and not stop:
         for batch in make_batches(rng):
             if step >= total_steps:
                 break
-            if a.max_minutes and time.time() - t_start > a.max_minutes * 60:
-                print(f"train.py: time limit reached at step {step}", flush=True)
+            # progress: the larger of steps done and time used, so that with --max-minutes the cosine decay
+            # still ends at min_lr when the time runs out (a schedule cut short ends at a high rate)
+            frac = step / total_steps
+            if a.max_minutes:
+                frac = max(frac, (time.time() - t_train) / (a.max_minutes * 60 - (t_train - t_start)))
+            if frac >= 1.0:
+                if step < total_steps:
+                    print(f"train.py: time limit reached at step {step} of {total_steps}", flush=True)
                 stop = True
                 break
             L = max(n for _, n in batch)
@@ -308,7 +315,8 @@ def main():
             ids, tgt_mask = ids.to(dev, non_blocking=True), tgt_mask.to(dev, non_blocking=True)
             lr = a.lr * min(1.0, (step + 1) / a.warmup)
             if step >= a.warmup:
-                prog = (step - a.warmup) / max(1, total_steps - a.warmup)
+                w = a.warmup / total_steps
+                prog = max(0.0, (frac - w) / max(1e-9, 1 - w))
                 lr = a.min_lr + 0.5 * (a.lr - a.min_lr) * (1 + math.cos(math.pi * prog))
             for g in opt.param_groups:
                 g["lr"] = lr
