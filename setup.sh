@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # gasp set-up: installs what the build needs (Debian/Ubuntu packages), checks the CUDA toolkit, builds,
-# and runs the main job: the reference benchmark over the whole task suite on ptx-sm90.
+# and runs the main job: the shipped model (models/gasp-small.gguf, trained by tools/train) answers every task of
+# the suite, and gasp checks, assembles, runs and verifies each answer: on ptx-sm90 where a GPU answers, else on
+# gfx1030 in gasp's AMD emulator (no GPU needed). Without the model file it runs the reference backend.
 #   ./setup.sh            install, build, benchmark (results in results.jsonl, summary printed)
 #   ./setup.sh --no-bench install and build only
 set -euo pipefail
@@ -40,6 +42,14 @@ cmake --build build -j"$(nproc)"
 echo "setup: built build/gasp and build/gasp-worker"
 
 if [ $run_bench = 1 ]; then
-  echo "setup: running the reference benchmark (every task answered by nvcc's own PTX) into results.jsonl"
-  build/gasp bench --target ptx-sm90 --backend reference -o results.jsonl --resume
+  target=gfx1030
+  nvidia-smi -L >/dev/null 2>&1 && target=ptx-sm90
+  if [ -f models/gasp-small.gguf ]; then
+    echo "setup: the main job: the shipped model answers every $target task (llama backend), gasp judges each answer; results.jsonl"
+    grammar=off; [ $target = ptx-sm90 ] && grammar=on
+    build/gasp bench --target $target --grammar $grammar --max-tokens 1024 -o results.jsonl --resume
+  else
+    echo "setup: models/gasp-small.gguf is missing: the reference benchmark (the vendor compiler's answers) into results.jsonl"
+    build/gasp bench --target $target --backend reference -o results.jsonl --resume
+  fi
 fi
