@@ -45,6 +45,14 @@ static void c_group_prelude(const inst *x, int cl, gasp_str *helpers) {
 static void c_group_body(const inst *x, int cl, const char *o, const char *e, gasp_str *s) {
   const char *ct = x->type == GASP_MT_F32 ? "float" : x->type == GASP_MT_S32 ? "int" : "unsigned";
   const char *id = gasp_corpus_identity_c(x->red, x->type, cl), *sh = cl ? "__local" : "__shared__";
+  /* float min/max: every value is seeded with the identity, so a NaN value counts as the identity whatever the
+   * order of combination (the reference does the same) */
+  gasp_str seeded;
+  gasp_str_init(&seeded);
+  if (x->type == GASP_MT_F32 && x->red != GASP_MOP_ADD && x->group != GASP_MOP_TR) {
+    gasp_str_printf(&seeded, "g_comb(%s, %s)", id, e);
+    e = seeded.data;
+  }
   switch (x->group) {
   case GASP_MOP_WRED:
     gasp_str_printf(s, "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n  %s v = %s;\n  if (i < n) v = %s;\n"
@@ -87,6 +95,7 @@ static void c_group_body(const inst *x, int cl, const char *o, const char *e, ga
     break;
   default: break;
   }
+  gasp_str_free(&seeded);
 }
 
 /* A loop per element: v = start, then cnt times v = step. */

@@ -24,14 +24,13 @@ static int64_t scalar_named(const gasp_ref_args *a, const gasp_task *t, const ch
 }
 
 /* the running combination of a group: float sums accumulate in double (the order is free), the rest exactly.
- * It starts from the group's first value, not from the identity, as a kernel does: a group of NaN values has a
- * NaN maximum (fmaxf(-inf, NaN) would give -inf). The identity stands for an empty prefix only. */
+ * It starts from the identity, as the generated kernels do (they seed every float min/max value with it), so a
+ * NaN value is skipped and a group of NaN values gives the identity (+-infinity). */
 typedef struct {
   gasp_map_op red;
   gasp_map_type t;
   gasp_map_value v;
   double sum;
-  int empty;
 } acc;
 
 static void acc_init(acc *c, gasp_map_op red, gasp_map_type t) {
@@ -39,14 +38,12 @@ static void acc_init(acc *c, gasp_map_op red, gasp_map_type t) {
   c->t = t;
   c->v = gasp_map_identity(red, t);
   c->sum = 0;
-  c->empty = 1;
 }
 
 static void acc_add(acc *c, gasp_map_value x) {
   if (c->red == GASP_MOP_ADD && c->t == GASP_MT_F32) c->sum += x.f32;
   else if (c->red == GASP_MOP_ADD && c->t == GASP_MT_F64) c->sum += x.f64;
-  else c->v = c->empty ? x : gasp_map_combine(c->red, c->t, c->v, x);
-  c->empty = 0;
+  else c->v = gasp_map_combine(c->red, c->t, c->v, x);
 }
 
 static gasp_map_value acc_get(const acc *c) {
