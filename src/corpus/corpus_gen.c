@@ -434,7 +434,12 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
       int ok = 0;
       for (int f = 0; families[f]; f++) ok |= strlen(families[f]) == l && !strncmp(families[f], p, l);
       if (!ok) {
-        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "unknown family '%.*s' (ew_op, ew_seq, ew_kernel, ew_gridstride, arb)", (int)l, p);
+        char known[256] = "";
+        for (int f = 0; families[f]; f++) {
+          if (f) strncat(known, ", ", sizeof known - strlen(known) - 1);
+          strncat(known, families[f], sizeof known - strlen(known) - 1);
+        }
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "unknown family '%.*s' (%s)", (int)l, p, known);
         return -1;
       }
       p += l + (c ? 1 : 0);
