@@ -58,7 +58,9 @@ static int corpus_gen(int argc, char **argv) {
   gasp_corpus_gen_stats st;
   double t0 = gasp_now_s();
   rc = gasp_corpus_gen(&o, out, &st, &d);
-  cli_print_diags(&d, "corpus gen", stderr);
+  for (size_t i = 0; i < d.count; i++)
+    if (d.items[i].sev == GASP_SEV_ERROR) gasp_cli_error("corpus gen", "%s", d.items[i].msg);
+    else fprintf(stderr, "gasp corpus gen: warning: %s\n", d.items[i].msg);
   gasp_diags_free(&d);
   gasp_taskset_free(&bench);
   if (rc) return GASP_EXIT_ENV;
