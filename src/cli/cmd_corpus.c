@@ -45,6 +45,17 @@ static int corpus_gen(int argc, char **argv) {
     gasp_cli_error("corpus gen", "-o DIR and --count N >= 1 are required");
     return GASP_EXIT_USAGE;
   }
+  /* an unknown family is a usage error */
+  for (const char *p = fams; p && *p;) {
+    size_t l = strcspn(p, ",");
+    int ok = 0;
+    for (const char *const *f = gasp_corpus_families(); *f; f++) ok |= strlen(*f) == l && !strncmp(*f, p, l);
+    if (!ok) {
+      gasp_cli_error("corpus gen", "unknown family '%.*s' (see 'gasp corpus gen --help')", (int)l, p);
+      return GASP_EXIT_USAGE;
+    }
+    p += l + (p[l] == ',');
+  }
   gasp_diags d;
   gasp_diags_init(&d);
   gasp_taskset bench;
