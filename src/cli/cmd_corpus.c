@@ -22,7 +22,7 @@ static int corpus_gen(int argc, char **argv) {
       {"seed", 's', OPT_INT, "S", "seed: the same seed writes the same bytes (default 1)", &seed},
       {"count", 'n', OPT_INT, "N", "tasks to write, spread over the families (default 100)", &count},
       {"output", 'o', OPT_STR, "DIR", "the directory to write (YAML tasks, DIR/amdgcn/*.cl), required", &out},
-      {"families", 0, OPT_STR, "LIST", "comma-separated families (default all): ew_op ew_seq ew_kernel ew_gridstride arb", &fams},
+      {"families", 0, OPT_STR, "LIST", "comma-separated families (default all; listed below)", &fams},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing but errors", &quiet},
       {NULL, 0, 0, NULL, NULL, NULL}};
   gasp_cmd_spec spec = {
@@ -30,7 +30,9 @@ static int corpus_gen(int argc, char **argv) {
       "Write generated tasks (ids g_<family>_<n>) for the training corpus, excluding the benchmark's tasks.",
       "Families: ew_op (L0, one instruction, a snippet), ew_seq (L1, a straight-line snippet), ew_kernel (L2 whole\n"
       "kernels with bounds guard; scalar parameters, strided and offset indexing), ew_gridstride (L3, grid-stride\n"
-      "loops), arb (r300 ARB fragment and vertex programs over vec4). Types f32, f64, s32, u32 and conversions;\n"
+      "loops), loop (L3, a loop per element whose trip count is data), reduce (L4 warp and L5 block sum, min, max),\n"
+      "scan (L4 warp and L5 block scans), transpose (L2 plain, L5 shared-memory tiles), arb (r300 ARB fragment and\n"
+      "vertex programs over vec4). Types f32, f64, s32, u32 and conversions;\n"
       "f16 is not a task dtype, so there are no f16 tasks. Every task carries `map:` (its CPU reference, exact IEEE\n"
       "semantics), a CUDA reference and, except ARB tasks, an OpenCL C reference in DIR/amdgcn/. A generated task\n"
       "whose id or computation (canonical form) is one of the benchmark's ($GASP_TASKS_DIR or tasks/) is skipped.",
@@ -42,6 +44,17 @@ static int corpus_gen(int argc, char **argv) {
   if (!out || count < 1) {
     gasp_cli_error("corpus gen", "-o DIR and --count N >= 1 are required");
     return GASP_EXIT_USAGE;
+  }
+  /* an unknown family is a usage error */
+  for (const char *p = fams; p && *p;) {
+    size_t l = strcspn(p, ",");
+    int ok = 0;
+    for (const char *const *f = gasp_corpus_families(); *f; f++) ok |= strlen(*f) == l && !strncmp(*f, p, l);
+    if (!ok) {
+      gasp_cli_error("corpus gen", "unknown family '%.*s' (see 'gasp corpus gen --help')", (int)l, p);
+      return GASP_EXIT_USAGE;
+    }
+    p += l + (p[l] == ',');
   }
   gasp_diags d;
   gasp_diags_init(&d);
@@ -56,7 +69,9 @@ static int corpus_gen(int argc, char **argv) {
   gasp_corpus_gen_stats st;
   double t0 = gasp_now_s();
   rc = gasp_corpus_gen(&o, out, &st, &d);
-  cli_print_diags(&d, "corpus gen", stderr);
+  for (size_t i = 0; i < d.count; i++)
+    if (d.items[i].sev == GASP_SEV_ERROR) gasp_cli_error("corpus gen", "%s", d.items[i].msg);
+    else fprintf(stderr, "gasp corpus gen: warning: %s\n", d.items[i].msg);
   gasp_diags_free(&d);
   gasp_taskset_free(&bench);
   if (rc) return GASP_EXIT_ENV;

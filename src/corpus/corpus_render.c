@@ -239,6 +239,8 @@ static void group_text(const gasp_map *m, const gasp_task *t, gasp_str *s) {
     break;
   default: break;
   }
+  if (r->red != GASP_MOP_ADD && (r->type == GASP_MT_F32 || r->type == GASP_MT_F64) && r->op != GASP_MOP_TR)
+    gasp_str_printf(s, "The %s skips NaN values: a NaN value counts as %s, so a group of NaN values gives %s.\n", w, id, id);
   if (r->red == GASP_MOP_ADD && (r->type == GASP_MT_F32 || r->type == GASP_MT_F64))
     gasp_str_puts(s, "The values e[j] are never negative, so the summation order changes the result only by rounding "
                      "(compared to 1e-5 relative).\n");

@@ -15,6 +15,7 @@ expect_rc 0 "corpus gen --families arb" "$GASP" corpus gen --seed 5 --count 6 --
 expect_rc 0 "corpus gen --help" "$GASP" corpus gen --help
 expect_rc 0 "corpus build --help" "$GASP" corpus build --help
 expect_rc 2 "corpus build without --target" "$GASP" corpus build --tasks-dir "$D" -o "$TMP/x.jsonl"
+expect_rc 2 "corpus gen with an unknown family" "$GASP" corpus gen --families ew_op,nope -o "$TMP/nope"
 
 # pairs.py FILE TARGET: every line verified, well-formed; prints the count and writes each completion to TMP/c.<task>
 cat >"$TMP/pairs.py" <<'PY'

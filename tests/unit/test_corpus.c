@@ -178,15 +178,15 @@ static void hand_values(void) {
 }
 
 /* a task with inputs x (s32) and k (u32), output out (s32), scalars n, rows, cols, and the given map and out count */
-static int group_task(const char *expr, const char *out_count, gasp_task *t) {
+static int group_task_typed(const char *ty, const char *expr, const char *out_count, gasp_task *t) {
   char y[2048];
   snprintf(y, sizeof y,
            "id: g\nlevel: 4\ndescription: d\nparams:\n"
-           "  - {name: x, type: s32, role: in, count: n}\n  - {name: k, type: u32, role: in, count: n}\n"
-           "  - {name: out, type: s32, role: out, count: \"%s\"}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+           "  - {name: x, type: %s, role: in, count: n}\n  - {name: k, type: u32, role: in, count: n}\n"
+           "  - {name: out, type: %s, role: out, count: \"%s\"}\n  - {name: n, type: u32, role: scalar, value: n}\n"
            "  - {name: rows, type: u32, role: scalar, value: rows}\n  - {name: cols, type: u32, role: scalar, value: cols}\n"
            "sizes: [{n: 40, rows: 5, cols: 8}]\nlaunch: {block: [4], grid: [10]}\nmap: \"%s\"\ncuda: |\n  x\n",
-           out_count, expr);
+           ty, ty, out_count, expr);
   gasp_diags d;
   gasp_diags_init(&d);
   int rc = load_text(y, t, &d);
@@ -195,7 +195,11 @@ static int group_task(const char *expr, const char *out_count, gasp_task *t) {
   return rc;
 }
 
-static void run_group(gasp_task *t, int32_t *x, uint32_t *k, int32_t *out, int64_t nout) {
+static int group_task(const char *expr, const char *out_count, gasp_task *t) {
+  return group_task_typed("s32", expr, out_count, t);
+}
+
+static void run_group(gasp_task *t, void *x, uint32_t *k, void *out, int64_t nout) {
   gasp_ref_args g;
   memset(&g, 0, sizeof g);
   g.p[0] = x;
@@ -252,6 +256,18 @@ static void group_values(void) {
     run_group(&t, x, k, out, 40);
     /* v = x; cnt = k & 3 times v = 2v + 1: x=1 k=0 -> 1; x=2 k=1 -> 5; x=4 k=3 -> 39; x=5 k=4 -> 5 */
     CHECK(out[0] == 1 && out[1] == 5 && out[3] == 39 && out[4] == 5, "loop: %d %d %d %d", out[0], out[1], out[3], out[4]);
+    gasp_task_free(&t);
+  }
+  /* float max skips NaN: NaN counts as the identity, -infinity, as in the generated kernels */
+  float fx[40], fo[2];
+  for (int i = 0; i < 40; i++) fx[i] = i < 32 ? NAN : (float)i;
+  fx[5] = 2.5f;
+  if (!group_task_typed("f32", "(wred_max.f32 x)", "cdiv(n,32)", &t)) {
+    run_group(&t, fx, k, fo, 2);
+    CHECK(fo[0] == 2.5f && fo[1] == 39.0f, "NaN values are skipped: %g %g", fo[0], fo[1]);
+    fx[5] = NAN;
+    run_group(&t, fx, k, fo, 2);
+    CHECK(fo[0] == -INFINITY, "a warp of NaN values gives the identity: %g", fo[0]);
     gasp_task_free(&t);
   }
   gasp_diags d;

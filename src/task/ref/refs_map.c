@@ -23,7 +23,9 @@ static int64_t scalar_named(const gasp_ref_args *a, const gasp_task *t, const ch
   return 0;
 }
 
-/* the running combination of a group: float sums accumulate in double (the order is free), the rest exactly */
+/* the running combination of a group: float sums accumulate in double (the order is free), the rest exactly.
+ * It starts from the identity, as the generated kernels do (they seed every float min/max value with it), so a
+ * NaN value is skipped and a group of NaN values gives the identity (+-infinity). */
 typedef struct {
   gasp_map_op red;
   gasp_map_type t;
