@@ -144,7 +144,7 @@ int gasp_gcache_n_vocab(const gasp_gcache *c) { return c->n_vocab; }
 size_t gasp_gcache_mask_words(const gasp_gcache *c) { return c->words; }
 
 int gasp_gcache_get(gasp_gcache *c, gasp_gstate *g, uint64_t *bits) {
-  bool keyable = make_key(g);
+  bool keyable = c->max_bytes && make_key(g); /* no key to build when nothing is kept */
   std::lock_guard<std::mutex> lock(c->mu);
   auto it = keyable ? c->map.find(g->key) : c->map.end();
   if (it == c->map.end()) {

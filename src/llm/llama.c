@@ -499,7 +499,10 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     qs[q].chain = make_chain(p, (uint32_t)(seed ^ (seed >> 32)));
     gasp_str_init(&qs[q].text);
     qs[q].batch_idx = batch.n_tokens - 1;
-    if (s->grammar && s->gcache) qs[q].grammar = gasp_gstate_new(s->gcache);
+    if (s->grammar && s->gcache && !(qs[q].grammar = gasp_gstate_new(s->gcache)) && !rc) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for the grammar of task '%s'", task->id);
+      rc = -1;
+    }
   }
   if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
   for (int q = 0; q < n; q++) {
