@@ -1,5 +1,5 @@
 /* The grammar mask cache of the llama backend (src/llm/grammar_cache.cpp) is exact:
- *  1. random walks through the PTX grammar (llama.cpp's vocabulary, a random allowed token at each step): at
+ *  1. random walks through the PTX grammars (llama.cpp's vocabularies, a random allowed token at each step): at
  *     every step the mask the backend uses (from the cache, or computed through the first-byte prefilter and
  *     sliced applies, then cached) equals llama.cpp's own apply on the whole vocabulary, with a roomy cache
  *     and with one so small that it evicts all the time;
@@ -60,9 +60,16 @@ static void walks(const struct llama_vocab *vocab, const char *gbnf, int nwalks,
   float *logits = calloc((size_t)nv, sizeof *logits);
   uint64_t *ref = malloc(words * 8), *got = malloc(words * 8), *prev = calloc(words, 8);
   llama_token *allowed = malloc(sizeof *allowed * (size_t)nv);
+  int *plen = malloc(sizeof *plen * (size_t)nv); /* piece lengths: 3 steps in 4 take the longest allowed token */
+  for (int v = 0; v < nv; v++) {
+    char buf[256];
+    plen[v] = llama_token_to_piece(vocab, v, buf, sizeof buf, 0, true);
+  }
   long steps = 0, mismatches = 0, hits = 0, changes = 0, ended = 0;
   for (int w = 0; w < nwalks; w++) {
     gasp_gstate *g = gasp_gstate_new(big), *gs = gasp_gstate_new(small);
+    gasp_str text; /* the walk's answer, shown with GASP_GCACHE_SHOW */
+    gasp_str_init(&text);
     for (int step = 0; step < max_steps; step++) {
       for (int v = 0; v < nv; v++) full[v] = (llama_token_data){v, 0.0f, 0.0f};
       llama_token_data_array arr = {full, (size_t)nv, -1, false};
@@ -85,13 +92,21 @@ static void walks(const struct llama_vocab *vocab, const char *gbnf, int nwalks,
       CHECK(na > 0, "walk %d step %d: the grammar allows some token", w, step);
       if (!na) break;
       llama_token t = allowed[rnd() % (unsigned)na];
+      if (rnd() % 4) /* through fixed text (the kernel's header) quickly, to the instructions */
+        for (int i = 0; i < na; i++)
+          if (plen[allowed[i]] > plen[t]) t = allowed[i];
       if (llama_vocab_is_eog(vocab, t)) {
         ended++;
         break;
       }
       gasp_gstate_accept(g, t);
       gasp_gstate_accept(gs, t);
+      char piece[256];
+      int k = llama_token_to_piece(vocab, t, piece, sizeof piece, 0, true);
+      if (k > 0) gasp_str_append(&text, piece, (size_t)k);
     }
+    if (getenv("GASP_GCACHE_SHOW") && text.data) printf("walk %d:\n%s\n", w, text.data);
+    gasp_str_free(&text);
     gasp_gstate_free(g);
     gasp_gstate_free(gs);
   }
@@ -110,7 +125,7 @@ static void walks(const struct llama_vocab *vocab, const char *gbnf, int nwalks,
   CHECK(cb.bytes <= 64u << 20 && cs.bytes <= 3 * (words * 8 + 2048), "caches stay within their bounds");
   gasp_gcache_free(big);
   gasp_gcache_free(small);
-  free(full), free(sub), free(logits), free(ref), free(got), free(prev), free(allowed);
+  free(full), free(sub), free(logits), free(ref), free(got), free(prev), free(allowed), free(plen);
 }
 
 /* Answers of 4 parallel sequences under the grammar, with the given cache setting. */
@@ -170,23 +185,34 @@ int main(void) {
   gasp_diags_init(&d);
   CHECK(gasp_taskset_load(gasp_tasks_dir(), &ts, &d) == 0, "tasks load");
   const gasp_target *t = gasp_target_find("ptx-sm90");
-  const gasp_task *task = gasp_taskset_find(&ts, "vector_add");
-  CHECK(t && t->grammar && task, "ptx-sm90 and vector_add");
+  /* a snippet task: its answers reach instructions within a few tokens (a kernel's header is long) */
+  const gasp_task *task = gasp_taskset_find(&ts, "add_f32");
+  CHECK(t && t->grammar && task, "ptx-sm90 and add_f32");
   if (!t || !t->grammar || !task) return DONE();
 
-  struct llama_model_params mp = llama_model_default_params();
-  mp.vocab_only = true;
-  struct llama_model *vm = llama_model_load_from_file(vocab_file, mp);
-  CHECK(vm != NULL, "load %s", vocab_file);
-  char *gbnf = t->grammar(t, task, &d);
-  CHECK(gbnf != NULL, "the grammar of vector_add");
-  if (vm && gbnf) {
-    double t0 = gasp_now_s();
-    walks(llama_model_get_vocab(vm), gbnf, 6, 220);
-    printf("walks: %.1f s\n", gasp_now_s() - t0);
+  /* SentencePiece (llama, 32k) and byte-level BPE (Qwen2, 152k: pieces are decoded bytes, spaces folded into
+   * tokens), a kernel's grammar (these walks stay in its long fixed header) and a snippet's (instructions) */
+  const struct { const char *vocab, *task; int walks, steps; } runs[] = {
+      {"llama-spm", "vector_add", 4, 250}, {"llama-spm", "add_f32", 3, 150}, {"qwen2", "vector_add", 3, 100}};
+  for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+    char vp[1024];
+    const char *vf = gasp_vocab_resolve(runs[r].vocab, vp, sizeof vp);
+    const gasp_task *wt = gasp_taskset_find(&ts, runs[r].task);
+    struct llama_model_params mp = llama_model_default_params();
+    mp.vocab_only = true;
+    struct llama_model *vm = vf && wt ? llama_model_load_from_file(vf, mp) : NULL;
+    CHECK(vm != NULL, "load %s, task %s", runs[r].vocab, runs[r].task);
+    char *gbnf = vm ? t->grammar(t, wt, &d) : NULL;
+    CHECK(!vm || gbnf != NULL, "the grammar of %s", runs[r].task);
+    if (vm && gbnf) {
+      double t0 = gasp_now_s();
+      printf("%s, %s: ", runs[r].vocab, runs[r].task);
+      walks(llama_model_get_vocab(vm), gbnf, runs[r].walks, runs[r].steps);
+      printf("walks: %.1f s\n", gasp_now_s() - t0);
+    }
+    free(gbnf);
+    if (vm) llama_model_free(vm);
   }
-  free(gbnf);
-  if (vm) llama_model_free(vm);
 
   /* the backend end to end: the same answers whatever the cache does */
   char model[] = "/tmp/gasp-gcache-XXXXXX";
