@@ -27,7 +27,10 @@ G=$ROOT/build/gasp
 nvidia-smi -L
 [ -f /tmp/m100.gguf ] || $G mkmodel --size 100m -o /tmp/m100.gguf
 echo "== generation speed, 100M-parameter random llama, all layers on the H200"
-timeout 240 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar both 2>&1 | tee "$OUT/genspeed.log"
+# off, on without the grammar mask cache, on with it; then with the cache emptied before each round (a bench's
+# next task); each with the per-step breakdown (decode, sample, grammar check, mask, accept)
+timeout 300 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar all 2>&1 | tee "$OUT/genspeed.log"
+timeout 120 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar on --cold 2>&1 | tee "$OUT/genspeed-cold.log"
 echo "== the tiny model end to end: grammar on, check, assemble, run on the H200"
 $G mkmodel -o /tmp/tiny.gguf >/dev/null
 timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on --samples 8 --max-tokens 512 \

@@ -11,27 +11,43 @@
 #include "common.h"
 
 typedef struct {
-  int parallel, grammar, tokens, seqs, truncated;
+  int parallel, grammar, cache_mb, tokens, seqs, truncated;
   double seconds;
+  int have_stats;
+  gasp_gen_stats st;   /* the measured rounds' share of the backend's totals */
 } speed_row;
 
+/* a - b, field by field, for the totals (the cache's size is a level, kept from a) */
+static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
+  a.steps -= b->steps, a.tokens -= b->tokens, a.masks -= b->masks, a.mask_hits -= b->mask_hits;
+  a.prompt_s -= b->prompt_s, a.decode_s -= b->decode_s, a.sample_s -= b->sample_s, a.gcheck_s -= b->gcheck_s;
+  a.gmask_s -= b->gmask_s, a.gaccept_s -= b->gaccept_s;
+  return a;
+}
+
 static int measure(const char *model, const gasp_target *t, const gasp_task *task, int parallel, int grammar,
-                   int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err, size_t cap) {
+                   int cache_mb, int cold, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
+                   size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
   bo.parallel = parallel;
   bo.grammar = grammar;
   bo.gpu_layers = gpu_layers;
   bo.threads = threads;
+  bo.grammar_cache_mb = cache_mb > 0 ? cache_mb : -1;
+  bo.grammar_cache_cold = cold;
   gasp_backend *b = gasp_backend_open("llama", &bo, err, cap);
   if (!b) return -1;
   char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
   memset(row, 0, sizeof *row);
   row->parallel = parallel;
   row->grammar = grammar;
+  row->cache_mb = grammar ? cache_mb : 0;
+  gasp_gen_stats warm = {0};
   int rc = 0;
   /* round 0 warms up (context creation, grammar compile, first-touch of the weights) and is not counted */
   for (int r = 0; r <= rounds && !rc; r++) {
+    if (r == 1 && b->stats) b->stats(b, &warm);
     gasp_gen_params gp;
     gasp_gen_params_default(&gp);
     gp.max_tokens = max_tokens;
@@ -57,21 +73,52 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
       if (rc) break;
     }
   }
+  if (!rc && b->stats) {
+    gasp_gen_stats end;
+    b->stats(b, &end);
+    row->st = stats_sub(end, &warm);
+    row->have_stats = 1;
+  }
   free(prompt);
   gasp_backend_close(b);
   return rc;
 }
 
+static const char *row_name(const speed_row *r) { return !r->grammar ? "off" : r->cache_mb ? "on" : "on/nocache"; }
+
+/* Milliseconds per step in each phase (the prompts' decodes spread over the steps); "other" is the rest of
+ * the measured time (building batches, appending text, creating samplers). */
+static void print_breakdown(const speed_row *rows, int n) {
+  int any = 0;
+  for (int i = 0; i < n; i++) any |= rows[i].have_stats && rows[i].st.steps > 0;
+  if (!any) return;
+  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %8s %7s %8s %6s %8s %6s %9s\n", "grammar", "parallel", "steps",
+         "prompt", "decode", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%", "cache KiB");
+  for (int i = 0; i < n; i++) {
+    const gasp_gen_stats *s = &rows[i].st;
+    if (!rows[i].have_stats || s->steps <= 0) continue;
+    double k = 1000.0 / (double)s->steps;
+    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->sample_s - s->gcheck_s - s->gmask_s - s->gaccept_s;
+    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %9.0f\n", row_name(&rows[i]),
+           rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->sample_s * k, s->gcheck_s * k, s->gmask_s * k,
+           s->gaccept_s * k, other * k, (double)s->masks / (double)s->steps,
+           s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0, s->cache_bytes / 1024.0);
+  }
+}
+
 int cmd_genspeed(int argc, char **argv) {
   const char *model = NULL, *target = "ptx-sm90", *task_id = "vector_add", *grammar = "both";
-  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2;
+  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2, cache_mb = 64, cold = 0;
   gasp_opt opts[] = {
       {"model", 'm', OPT_STR, "M.gguf", "the model (default $GASP_MODEL, else the shipped models/gasp-small.gguf)", &model},
       {"target", 't', OPT_STR, "T", "the target whose grammar and prompt are used (default ptx-sm90)", &target},
       {"task", 0, OPT_STR, "ID", "the task whose prompt is decoded (default vector_add)", &task_id},
       {"parallel", 0, OPT_INT, "N", "the many-sequence case (default 32; 1 is always measured)", &parallel},
       {"tokens", 0, OPT_INT, "N", "tokens per sequence at most (default 256)", &tokens},
-      {"grammar", 0, OPT_STR, "on|off|both", "with and/or without the grammar (default both)", &grammar},
+      {"grammar", 0, OPT_STR, "on|off|both|all",
+       "with and/or without the grammar (default both); all adds the grammar without its mask cache", &grammar},
+      {"grammar-cache", 0, OPT_INT, "MB", "memory for cached grammar masks (default 64; 0: none)", &cache_mb},
+      {"cold", 0, OPT_FLAG, NULL, "forget the cached masks before each round, as a bench's next task starts", &cold},
       {"rounds", 0, OPT_INT, "N", "measured rounds after one warm-up round (default 2)", &rounds},
       {"gpu-layers", 0, OPT_INT, "N", "layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
       {"threads", 0, OPT_INT, "N", "CPU threads (default all cores)", &threads},
@@ -81,6 +128,10 @@ int cmd_genspeed(int argc, char **argv) {
                         "and without the target's grammar, side by side in one run.",
                         "Sampling runs at temperature 1 with a fresh seed per round. Sequences end early when the "
                         "model (or the grammar) ends them, so the table gives tokens actually generated.\n"
+                        "A second table splits each step (one decode of every running sequence) into milliseconds of "
+                        "decode, sampling, grammar check (the drawn token, cache lookups, prefilter), grammar mask "
+                        "(cache misses over the vocabulary) and grammar accept, with the masks needed per step and "
+                        "the share found in the cache.\n"
                         "Make a model to measure with 'gasp mkmodel --size 100m -o m.gguf' (random weights).",
                         opts};
   const char *pos[1];
@@ -92,13 +143,15 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_cli_error("genspeed", "--model M.gguf (or GASP_MODEL, or the shipped models/gasp-small.gguf) is required");
     return GASP_EXIT_USAGE;
   }
-  int gon = !strcmp(grammar, "on") || !strcmp(grammar, "both"), goff = !strcmp(grammar, "off") || !strcmp(grammar, "both");
+  int all = !strcmp(grammar, "all");
+  int gon = all || !strcmp(grammar, "on") || !strcmp(grammar, "both"),
+      goff = all || !strcmp(grammar, "off") || !strcmp(grammar, "both");
   if (!gon && !goff) {
-    gasp_cli_error("genspeed", "--grammar must be on, off or both");
+    gasp_cli_error("genspeed", "--grammar must be on, off, both or all");
     return GASP_EXIT_USAGE;
   }
-  if (parallel < 1 || parallel > 64 || tokens < 1 || rounds < 1) {
-    gasp_cli_error("genspeed", "--parallel 1..64, --tokens and --rounds positive");
+  if (parallel < 1 || parallel > 64 || tokens < 1 || rounds < 1 || cache_mb < 0) {
+    gasp_cli_error("genspeed", "--parallel 1..64, --tokens and --rounds positive, --grammar-cache 0 or more");
     return GASP_EXIT_USAGE;
   }
   const gasp_target *t = cli_target("genspeed", target);
@@ -111,13 +164,16 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_USAGE;
   }
-  speed_row rows[4];
+  speed_row rows[6];
   int n = 0, ps[2] = {1, parallel};
   char err[512];
-  for (int g = 0; g < 2; g++) {
-    if ((g == 0 && !goff) || (g == 1 && !gon)) continue;
+  /* configurations: grammar off; on without the mask cache (all only); on with it */
+  int cfg_grammar[3] = {0, 1, 1}, cfg_cache[3] = {0, 0, cache_mb};
+  for (int g = 0; g < 3; g++) {
+    if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !gon)) continue;
     for (int k = 0; k < (parallel > 1 ? 2 : 1); k++) {
-      if (measure(model, t, task, ps[k], g, gpu_layers, threads, tokens, rounds, &rows[n], err, sizeof err)) {
+      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cold, gpu_layers, threads, tokens, rounds, &rows[n],
+                  err, sizeof err)) {
         gasp_cli_error("genspeed", "%s", err);
         gasp_taskset_free(&ts);
         return GASP_EXIT_ENV;
@@ -132,21 +188,27 @@ int cmd_genspeed(int argc, char **argv) {
     double tps = rows[i].seconds > 0 ? rows[i].tokens / rows[i].seconds : 0;
     double base = 0;
     for (int j = 0; j < n; j++)
-      if (rows[j].grammar == rows[i].grammar && rows[j].parallel == 1 && rows[j].seconds > 0)
+      if (rows[j].grammar == rows[i].grammar && rows[j].cache_mb == rows[i].cache_mb && rows[j].parallel == 1 &&
+          rows[j].seconds > 0)
         base = rows[j].tokens / rows[j].seconds;
-    printf("%-9s %-8d %6d %8d %9.3f %10.1f %12.1f %8.2fx\n", rows[i].grammar ? "on" : "off", rows[i].parallel,
-           rows[i].seqs, rows[i].tokens, rows[i].seconds, tps, tps / rows[i].parallel,
-           base > 0 ? tps / base : 0);
+    printf("%-9s %-8d %6d %8d %9.3f %10.1f %12.1f %8.2fx\n", row_name(&rows[i]), rows[i].parallel, rows[i].seqs,
+           rows[i].tokens, rows[i].seconds, tps, tps / rows[i].parallel, base > 0 ? tps / base : 0);
   }
+  print_breakdown(rows, n);
   if (gon && goff) {
-    printf("\ngrammar cost (1 - tokens/s with / without):");
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++)
-        if (rows[i].grammar == 0 && rows[j].grammar == 1 && rows[i].parallel == rows[j].parallel && rows[i].seconds > 0 &&
-            rows[j].seconds > 0)
-          printf("  %d seq: %.1f%%", rows[i].parallel,
-                 100.0 * (1.0 - (rows[j].tokens / rows[j].seconds) / (rows[i].tokens / rows[i].seconds)));
-    printf("\n");
+    for (int nc = 0; nc < 2; nc++) {
+      int any = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+          if (rows[i].grammar == 0 && rows[j].grammar == 1 && (rows[j].cache_mb == 0) == nc &&
+              rows[i].parallel == rows[j].parallel && rows[i].seconds > 0 && rows[j].seconds > 0) {
+            if (!any++)
+              printf(nc ? "grammar cost without the mask cache:" : "\ngrammar cost (1 - tokens/s with / without):");
+            printf("  %d seq: %.1f%%", rows[i].parallel,
+                   100.0 * (1.0 - (rows[j].tokens / rows[j].seconds) / (rows[i].tokens / rows[i].seconds)));
+          }
+      if (any) printf("\n");
+    }
   }
   gasp_taskset_free(&ts);
   return 0;

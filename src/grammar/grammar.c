@@ -187,8 +187,9 @@ static void variant_tail(gasp_str *g, const gasp_ptx_insn *row, const gasp_ptx_g
   for (; opened; opened--) gasp_str_puts(g, ")?");
 }
 
-/* Rules for one row: "op" and the groups before the first fixed group, then one alternative per type
- * (and vector width) with operands of that type's registers. Returns 0 when no variant is offered. */
+/* Rules for one row, after its opcode (which `insn`'s trie spells): the groups before the first fixed
+ * group, then one alternative per type (and vector width) with operands of that type's registers. Returns 0
+ * when no variant is offered, 2 when nothing follows the opcode (no rule is written), 1 otherwise. */
 static int row_rules(gasp_str *g, int r, int has_sym, int has_params) {
   const gasp_ptx_insn *row = &gasp_ptx_insns[r];
   if (!row->classes) return 0; /* the parser's leniency, not offered */
@@ -224,14 +225,20 @@ static int row_rules(gasp_str *g, int r, int has_sym, int has_params) {
         variant_tail(&alts, row, gr, ng, first, ti, si, vi, &v);
         nvar++;
       }
+  int rc = 0;
   if (nvar) {
-    gasp_str_printf(g, "i%d ::= \"%s\"", r, row->op);
-    for (int k = 0; k < first; k++) group_rule(g, &gr[k]);
-    if (first < ng || nvar > 1) gasp_str_printf(g, " i%d-v\ni%d-v ::=%s\n", r, r, alts.data);
-    else gasp_str_printf(g, "%s\n", alts.data);
+    gasp_str body;
+    gasp_str_init(&body);
+    gasp_str_append(&body, "", 0);
+    for (int k = 0; k < first; k++) group_rule(&body, &gr[k]);
+    if (first < ng || nvar > 1) gasp_str_printf(&body, " i%d-v\ni%d-v ::=%s", r, r, alts.data);
+    else gasp_str_puts(&body, alts.data);
+    rc = body.len ? 1 : 2;
+    if (body.len) gasp_str_printf(g, "i%d ::=%s\n", r, body.data);
+    gasp_str_free(&body);
   }
   gasp_str_free(&alts);
-  return nvar;
+  return rc;
 }
 
 static int row_in_snippet(const gasp_ptx_insn *row) {
@@ -243,17 +250,64 @@ static int row_in_snippet(const gasp_ptx_insn *row) {
          strcmp(row->op, "bra");
 }
 
-/* One rule per row; `insn` chooses among them. */
-static void insn_rules(gasp_str *g, int snippet, int has_sym, int has_params) {
+/* An offered row: its opcode, and whether anything follows it (its rule i<row>). */
+typedef struct {
+  const char *op;
+  int row, has_rule;
+} op_entry;
+
+static int op_entry_cmp(const void *a, const void *b) {
+  const op_entry *x = a, *y = b;
+  int c = strcmp(x->op, y->op);
+  return c ? c : x->row - y->row;
+}
+
+/* Writes what follows the common prefix of length d of e[0..n) (sorted): the opcodes as a character trie, a
+ * row's rule at the node where its opcode ends. With one alternative per opcode (148 rows for a kernel),
+ * llama.cpp's grammar keeps one pushdown stack per row alive at every line start and walks each of them for
+ * every token it checks; the trie keeps one per distinct next character. The language is the same. */
+static void op_trie(gasp_str *g, const op_entry *e, int n, size_t d) {
   gasp_str alts;
   gasp_str_init(&alts);
   gasp_str_append(&alts, "", 0);
-  for (int r = 0; gasp_ptx_insns[r].op; r++) {
-    if (snippet && !row_in_snippet(&gasp_ptx_insns[r])) continue;
-    if (row_rules(g, r, has_sym, has_params)) gasp_str_printf(&alts, "%si%d", alts.len ? " | " : "", r);
+  int nalts = 0, optional = 0, i = 0;
+  for (; i < n && strlen(e[i].op) == d; i++) { /* opcodes that end here sort first */
+    if (!e[i].has_rule) optional = 1;
+    else gasp_str_printf(&alts, "%si%d", nalts++ ? " | " : "", e[i].row);
   }
-  gasp_str_printf(g, "insn ::= %s\n", alts.data);
+  while (i < n) {
+    int j = i;
+    while (j < n && e[j].op[d] == e[i].op[d]) j++;
+    size_t l = d + 1; /* the longest prefix the group shares */
+    while (e[i].op[l]) {
+      int same = 1;
+      for (int k = i + 1; k < j && same; k++) same = e[k].op[l] == e[i].op[l];
+      if (!same) break;
+      l++;
+    }
+    gasp_str_printf(&alts, "%s\"%.*s\"", nalts++ ? " | " : "", (int)(l - d), e[i].op + d);
+    op_trie(&alts, e + i, j - i, l);
+    i = j;
+  }
+  if (nalts == 1 && !optional) gasp_str_printf(g, " %s", alts.data);
+  else if (nalts) gasp_str_printf(g, " (%s)%s", alts.data, optional ? "?" : "");
   gasp_str_free(&alts);
+}
+
+/* One rule per row; `insn` spells the opcodes as a trie leading to them. */
+static void insn_rules(gasp_str *g, int snippet, int has_sym, int has_params) {
+  op_entry *e = calloc(sizeof *e, 1024);
+  int n = 0;
+  for (int r = 0; gasp_ptx_insns[r].op && n < 1024; r++) {
+    if (snippet && !row_in_snippet(&gasp_ptx_insns[r])) continue;
+    int rc = row_rules(g, r, has_sym, has_params);
+    if (rc) e[n++] = (op_entry){gasp_ptx_insns[r].op, r, rc == 1};
+  }
+  qsort(e, (size_t)n, sizeof *e, op_entry_cmp);
+  gasp_str_puts(g, "insn ::=");
+  op_trie(g, e, n, 0);
+  gasp_str_puts(g, "\n");
+  free(e);
 }
 
 /* Register, literal, address and label rules; `names` are the symbols an address or mov may name. */

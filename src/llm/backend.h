@@ -64,9 +64,27 @@ typedef struct {
   int grammar;          /* decode under the target's GBNF grammar */
   int logprobs;         /* record token log-probabilities */
   int threads;          /* CPU threads (0: all cores) */
+  int grammar_cache_mb; /* llama: memory for cached grammar masks, MiB (0: 64; negative: none, every mask computed) */
+  int grammar_cache_cold; /* llama: forget the masks before each batch (measures a task's first batch) */
   int endpoint_limit;   /* openai: requests in flight per endpoint unless its URL#N says; 0: no limit */
   void (*notice)(const char *msg); /* openai: endpoint health changes (never the key); may be NULL */
 } gasp_backend_opts;
+
+/* Where a backend's generation time went (llama): totals since it opened. A step is one decode of every
+ * running sequence; the phases are wall time on the calling thread, each spread over the sampling threads. */
+typedef struct {
+  long steps, tokens;      /* decode steps after the prompt; tokens sampled in them */
+  double prompt_s;         /* the prompts' decodes */
+  double decode_s;         /* the steps' decodes (the model) */
+  double sample_s;         /* the sampler chain: the first draw, accept, log-probabilities */
+  double gcheck_s;         /* the grammar on the drawn token, the mask cache's lookups, the first-byte prefilter */
+  double gmask_s;          /* the grammar over the prefilter's candidates (cache misses), storing, the second draw */
+  double gaccept_s;        /* the grammar advancing over the chosen tokens */
+  long masks;              /* draws the grammar rejected: a mask of the allowed tokens was needed */
+  long mask_hits;          /* of those, masks found in the cache */
+  long cache_entries;      /* masks cached now, and their memory */
+  size_t cache_bytes;
+} gasp_gen_stats;
 
 typedef struct gasp_backend gasp_backend;
 struct gasp_backend {
@@ -78,6 +96,7 @@ struct gasp_backend {
   int (*generate)(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
                   const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d);
   void (*close)(gasp_backend *b);
+  void (*stats)(gasp_backend *b, gasp_gen_stats *out); /* optional (NULL): where the time went */
   int grammar;          /* answers are decoded under a grammar (recorded in results) */
 };
 

@@ -139,12 +139,25 @@ int main(void) {
           snprintf(want, sizeof want, " %s%s\\n", task->params[i].name, i + 1 < task->nparams ? "," : "");
           CHECK(strstr(g, want) != NULL, "%s: parameter %s in order", task->id, task->params[i].name);
         }
-        /* every row of the description is offered */
-        for (int i = 0; i < rows; i++) {
-          if (!gasp_ptx_insns[i].classes) continue; /* the parser's leniency only */
+        /* every row of the description is offered: its rule (what follows the opcode) exists and the opcode
+         * trie of `insn` leads to it, or nothing follows its opcode and the trie spells it alone */
+        const char *insn = strstr(g, "\ninsn ::=");
+        CHECK(insn != NULL, "%s: an insn rule", task->id);
+        for (int i = 0; i < rows && insn; i++) {
+          const gasp_ptx_insn *row = &gasp_ptx_insns[i];
+          if (!row->classes) continue; /* the parser's leniency only */
           char rn[32];
-          snprintf(rn, sizeof rn, "\ni%d ::= \"%s\"", i, gasp_ptx_insns[i].op);
-          CHECK(strstr(g, rn) != NULL, "%s: row %d (%s) is in the grammar", task->id, i, gasp_ptx_insns[i].op);
+          snprintf(rn, sizeof rn, "\ni%d ::=", i);
+          gasp_ptx_group gr[GASP_PTX_MAX_GROUPS];
+          if (strstr(g, rn)) {
+            int refs = 0;
+            size_t l = (size_t)snprintf(rn, sizeof rn, "i%d", i);
+            for (const char *p = insn + 1; (p = strstr(p, rn)) && p < strchr(insn + 1, '\n'); p += l)
+              refs += (p[-1] == ' ' || p[-1] == '(') && (p[l] == ' ' || p[l] == ')' || p[l] == '\n');
+            CHECK(refs == 1, "%s: row %d (%s) is reached from insn (%d refs)", task->id, i, row->op, refs);
+          } else
+            CHECK(!*row->operands && gasp_ptx_groups(row, gr) == 0, "%s: row %d (%s) is in the grammar", task->id, i,
+                  row->op);
         }
       }
       (void)defined;
