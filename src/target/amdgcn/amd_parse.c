@@ -87,6 +87,16 @@ static long directive_value(const char *s) {
   return strtol(s, NULL, 0);
 }
 
+long gasp_amd_directive(const char *text, const char *name, long dflt) {
+  size_t n = strlen(name);
+  for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+    const char *s = l;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!strncmp(s, name, n) && (s[n] == ' ' || s[n] == '\t')) return directive_value(s);
+  }
+  return dflt;
+}
+
 void gasp_amd_parse_program(const char *text, amd_program *pr) {
   memset(pr, 0, sizeof *pr);
   pr->next_free_vgpr = pr->next_free_sgpr = -1;

@@ -37,6 +37,9 @@ typedef struct {
 int gasp_amd_parse_reg(const char *op, amd_reg *r);
 /* Reads a whole source; the caller frees pr->v. Metadata blocks are skipped; labels are dropped. */
 void gasp_amd_parse_program(const char *text, amd_program *pr);
+/* The value of the first directive `name` (e.g. ".amdhsa_user_sgpr_count") standing at the start of a line of
+ * text, or dflt when there is none. */
+long gasp_amd_directive(const char *text, const char *name, long dflt);
 
 typedef enum { MEM_NONE = 0, MEM_VM, MEM_DS, MEM_SMEM } amd_mem;
 /* Does the instruction's first operand receive its result (1) or are all operands read (0)? */

@@ -11,6 +11,7 @@
 
 #include "../../core/proc.h"
 #include "amd.h"
+#include "amd_parse.h"
 
 /* LLVM AMDGPU usage docs (llvm-19) and the ISA guides: 256 addressable VGPRs everywhere; 102 SGPRs on GFX9,
  * 106 on GFX10/11; 64 KiB LDS per workgroup. */
@@ -309,12 +310,7 @@ static char *amd_body_from_clang(const gasp_task *task, const char *src) {
       {".amdhsa_system_sgpr_private_segment_wavefront_offset", 0}, {".amdhsa_uses_dynamic_stack", 0},
       {".amdhsa_user_sgpr_kernarg_preload_length", 0}};
   enum { CNT, PSB, DPTR, QPTR, KARG, DID, FSI, PSS, WGX, WGY, WGZ, WGI, PRIV, EPRIV, PWO, DYN, PRELOAD, NF };
-  for (int i = 0; i < NF; i++) {
-    const char *k = strstr(src, f[i].key);
-    size_t kl = strlen(f[i].key);
-    while (k && k[kl] != ' ' && k[kl] != '\t') k = strstr(k + kl, f[i].key);
-    if (k) f[i].v = strtol(k + kl, NULL, 0);
-  }
+  for (int i = 0; i < NF; i++) f[i].v = gasp_amd_directive(src, f[i].key, f[i].v);
   if (f[CNT].v < 0 || f[KARG].v != 1 || f[DPTR].v || f[QPTR].v || f[DID].v || f[FSI].v || f[PSS].v || f[WGI].v ||
       f[PRIV].v || f[EPRIV].v || f[PWO].v || f[DYN].v || f[PRELOAD].v)
     return NULL;
