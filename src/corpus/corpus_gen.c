@@ -100,6 +100,15 @@ static size_t gen_other(inst *x, rng *r, gasp_map_type t, int depth, int allow_l
   return b0;
 }
 
+/* Two operands separated by a space, the second one different from the first (gen_other). */
+static void gen_pair(inst *x, rng *r, gasp_map_type t, int depth, int lit_first, int lit_second) {
+  size_t a0 = x->e.len;
+  gen(x, r, t, depth, lit_first);
+  size_t a1 = x->e.len;
+  gasp_str_puts(&x->e, " ");
+  gen_other(x, r, t, depth, lit_second, a0, a1);
+}
+
 /* one operation of type t with generated operands */
 static void gen_op(inst *x, rng *r, gasp_map_type t, int depth) {
   int fl = t == GASP_MT_F32 || t == GASP_MT_F64;
@@ -114,46 +123,26 @@ static void gen_op(inst *x, rng *r, gasp_map_type t, int depth) {
     } else if (!strcmp(op, "mad")) {
       gasp_str_puts(&x->e, "(add.f32 (mul.f32 ");
       x->ops++;
-      size_t a0 = x->e.len;
-      gen(x, r, t, depth - 1, 0);
-      size_t a1 = x->e.len;
-      gasp_str_puts(&x->e, " ");
-      gen_other(x, r, t, depth - 1, 1, a0, a1);
+      gen_pair(x, r, t, depth - 1, 0, 1);
       gasp_str_puts(&x->e, ") ");
       gen(x, r, t, depth - 1, 1);
     } else if (!strcmp(op, "lrp")) {
       gasp_str_puts(&x->e, "(lrp.f32 ");
       put_input(x, r, t);
       gasp_str_puts(&x->e, " ");
-      size_t a0 = x->e.len;
-      gen(x, r, t, depth - 1, 0);
-      size_t a1 = x->e.len;
-      gasp_str_puts(&x->e, " ");
-      gen_other(x, r, t, depth - 1, 1, a0, a1);
+      gen_pair(x, r, t, depth - 1, 0, 1);
     } else if (!strcmp(op, "cmp")) {
       gasp_str_puts(&x->e, "(sel.f32 (lt.f32 ");
       gen(x, r, t, depth - 1, 0);
       gasp_str_puts(&x->e, " 0) ");
-      size_t v0 = x->e.len;
-      gen(x, r, t, depth - 1, 1);
-      size_t v1 = x->e.len;
-      gasp_str_puts(&x->e, " ");
-      gen_other(x, r, t, depth - 1, 0, v0, v1);
+      gen_pair(x, r, t, depth - 1, 1, 0);
     } else if (!strcmp(op, "slt") || !strcmp(op, "sge")) {
       gasp_str_printf(&x->e, "(sel.f32 (%s.f32 ", op[1] == 'l' ? "lt" : "ge");
-      size_t a0 = x->e.len;
-      gen(x, r, t, depth - 1, 0);
-      size_t a1 = x->e.len;
-      gasp_str_puts(&x->e, " ");
-      gen_other(x, r, t, depth - 1, 1, a0, a1);
+      gen_pair(x, r, t, depth - 1, 0, 1);
       gasp_str_puts(&x->e, ") 1 0");
     } else {
       gasp_str_printf(&x->e, "(%s.f32 ", op);
-      size_t a0 = x->e.len;
-      gen(x, r, t, depth - 1, 0);
-      size_t a1 = x->e.len;
-      gasp_str_puts(&x->e, " ");
-      gen_other(x, r, t, depth - 1, 1, a0, a1);
+      gen_pair(x, r, t, depth - 1, 0, 1);
     }
     gasp_str_puts(&x->e, ")");
     return;
@@ -175,27 +164,15 @@ static void gen_op(inst *x, rng *r, gasp_map_type t, int depth) {
     if (ab) gasp_str_puts(&x->e, ")");
   } else if (!strcmp(op, "fma")) {
     gasp_str_printf(&x->e, "(fma.%s ", tn(t));
-    size_t a0 = x->e.len;
-    gen(x, r, t, depth - 1, 0);
-    size_t a1 = x->e.len;
-    gasp_str_puts(&x->e, " ");
-    gen_other(x, r, t, depth - 1, 1, a0, a1);
+    gen_pair(x, r, t, depth - 1, 0, 1);
     gasp_str_puts(&x->e, " ");
     gen(x, r, t, depth - 1, 1);
   } else if (!strcmp(op, "sel")) {
     static const char *const cmps[] = {"lt", "le", "gt", "ge", "eq", "ne"};
     gasp_str_printf(&x->e, "(sel.%s (%s.%s ", tn(t), cmps[rnd(r, fl ? 4 : 6)], tn(t));
-    size_t a0 = x->e.len;
-    gen(x, r, t, depth - 1, 0);
-    size_t a1 = x->e.len;
-    gasp_str_puts(&x->e, " ");
-    gen_other(x, r, t, depth - 1, 1, a0, a1);
+    gen_pair(x, r, t, depth - 1, 0, 1);
     gasp_str_puts(&x->e, ") ");
-    size_t v0 = x->e.len;
-    gen(x, r, t, depth - 1, 1);
-    size_t v1 = x->e.len;
-    gasp_str_puts(&x->e, " ");
-    gen_other(x, r, t, depth - 1, 1, v0, v1);
+    gen_pair(x, r, t, depth - 1, 1, 1);
   } else if (!fl && (!strcmp(op, "div") || !strcmp(op, "rem"))) {
     gasp_str_printf(&x->e, "(%s.%s ", op, tn(t));
     gen(x, r, t, depth - 1, 0);
@@ -210,11 +187,7 @@ static void gen_op(inst *x, rng *r, gasp_map_type t, int depth) {
     }
   } else {
     gasp_str_printf(&x->e, "(%s.%s ", op, tn(t));
-    size_t a0 = x->e.len;
-    gen(x, r, t, depth - 1, 0);
-    size_t a1 = x->e.len;
-    gasp_str_puts(&x->e, " ");
-    gen_other(x, r, t, depth - 1, 1, a0, a1);
+    gen_pair(x, r, t, depth - 1, 0, 1);
   }
   gasp_str_puts(&x->e, ")");
 }
