@@ -8,12 +8,7 @@
 # `gasp corpus build` here instead. Device tool: carry [".dev/run", ".dev/carry"].
 # Leaves /tmp/gasp-train/ptx-sm90.jsonl for tools/train/device-train.sh and a gzipped copy in $OUT.
 set -u
-R=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-/tmp/out}
-W=/tmp/gasp-train
-mkdir -p "$W" "$OUT"
-export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker
-G=$R/.dev/run/gasp
+. "$(dirname "$0")/device-env.sh"
 nvidia-smi -L
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
 export GASP_TASKS_DIR=$W/tasks

@@ -6,12 +6,7 @@
 # L0-L2, 10 samples. Carry [".dev/run", ".dev/carry"] where .dev/carry holds gasp-small.gguf (or leave the model
 # from call 2 in /tmp/gasp-train). Writes $OUT/eval-<target>.jsonl and $OUT/floor-<target>.jsonl.
 set -u
-R=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-/tmp/out}
-W=/tmp/gasp-train
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks
-G=$R/.dev/run/gasp
+. "$(dirname "$0")/device-env.sh"
 M=${MODEL:-$W/gasp-small.gguf}
 [ -f "$M" ] || M=$R/.dev/carry/gasp-small.gguf
 ls -la "$M" || exit 3

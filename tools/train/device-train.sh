@@ -4,12 +4,8 @@
 # Writes to $OUT: the q8_0 model in parts under 16 MiB (gasp-small.gguf.part-aa ...; `cat` them back
 # together), meta.tgz (loss.csv, loss.svg, train.json, check.json, index.json, the greedy check) and train.log.
 set -u
-R=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:-/tmp/out}
-W=/tmp/gasp-train
-mkdir -p "$W" "$OUT"
-export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks PYTHONUNBUFFERED=1
-G=$R/.dev/run/gasp
+. "$(dirname "$0")/device-env.sh"
+export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
 PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90" # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh
