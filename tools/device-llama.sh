@@ -2,9 +2,11 @@
 # Runs on the GPU machine: the CUDA build of the pinned llama.cpp and the llama backend's figures (issue 3).
 # libggml-cuda.so is 68 MB, over the device tool's 64 MiB carry limit, so it is built there (about 3.5 min on
 # 16 cores) from the same git bundle tools/llama-build.sh verified here. Here, first:
-#   bash tools/llama-build.sh && bash tools/device-prepare.sh
-# then, through the device tool, carry ["build", ".deps/llama/pkg/package/llama/gitRelease.bundle"]:
-#   bash tools/device-llama.sh
+#   bash tools/llama-build.sh && bash tools/device-prepare.sh && bash tools/train/pack.sh
+# then, through the device tool, carry [".dev/run", ".dev/carry"] (the slim gasp and the pinned source, 3.6 MB):
+#   GASP_BIN=.dev/run bash tools/device-llama.sh
+# (or carry the whole bundle, .deps/llama/pkg/package/llama/gitRelease.bundle, when the tree is small enough).
+# Binaries: $GASP_BIN when set (the slim carry: gasp, gasp-worker, devlibs/), else build/ beside this script.
 # Our gasp binary is built against the CPU libllama; its RUNPATH (not RPATH) lets LD_LIBRARY_PATH swap in the
 # CUDA build of the same source, same sonames. Writes logs under $OUT when it is set. Never changes GPU settings.
 set -u
@@ -12,7 +14,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp}
 L=/tmp/llama-cuda
 if ! [ -f "$L/build/bin/libggml-cuda.so" ]; then
-  rm -rf "$L" && git clone -q "$ROOT/.deps/llama/pkg/package/llama/gitRelease.bundle" "$L/src" || exit 3
+  rm -rf "$L" && mkdir -p "$L/src"
+  if [ -f "$ROOT/.dev/carry/llama-src.tar.xz" ]; then tar xJf "$ROOT/.dev/carry/llama-src.tar.xz" -C "$L/src" || exit 3
+  else git clone -q "$ROOT/.deps/llama/pkg/package/llama/gitRelease.bundle" "$L/src" || exit 3; fi
   t0=$(date +%s)
   cmake -S "$L/src" -B "$L/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DGGML_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
@@ -21,9 +25,14 @@ if ! [ -f "$L/build/bin/libggml-cuda.so" ]; then
   cmake --build "$L/build" --target llama -j"$(nproc)" >"$OUT/llama-build.log" 2>&1 || { tail -30 "$OUT/llama-build.log"; exit 3; }
   echo "llama.cpp CUDA build: $(( $(date +%s) - t0 )) s"
 fi
-export LD_LIBRARY_PATH=$L/build/bin:$ROOT/build/devlibs GASP_LLAMA_VOCAB_DIR=$L/src/models \
-  GASP_TASKS_DIR=$ROOT/tasks GASP_WORKER=$ROOT/build/gasp-worker
-G=$ROOT/build/gasp
+# LLAMA_BUILD_ONLY=1: the build alone (in the background of another job, whose GPU use would skew the figures)
+[ "${LLAMA_BUILD_ONLY:-0}" = 1 ] && exit 0
+B=$(cd "${GASP_BIN:-$ROOT/build}" && pwd) || exit 3
+export LD_LIBRARY_PATH=$L/build/bin:$B/devlibs GASP_LLAMA_VOCAB_DIR=$L/src/models \
+  GASP_TASKS_DIR=$ROOT/tasks GASP_WORKER=$B/gasp-worker
+G=$B/gasp
+# the slim source has no models/ folder: the vocabulary pack.sh carries
+[ -d "$L/src/models" ] || export GASP_LLAMA_VOCAB_DIR=$ROOT/.dev/carry
 nvidia-smi -L
 [ -f /tmp/m100.gguf ] || $G mkmodel --size 100m -o /tmp/m100.gguf
 echo "== generation speed, 100M-parameter random llama, all layers on the H200"

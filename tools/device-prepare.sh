@@ -12,5 +12,6 @@ cp -L /usr/lib/x86_64-linux-gnu/libyaml-0.so.2 /usr/lib/x86_64-linux-gnu/libjans
 ldd build/gasp | awk '/libmpi|libopen-(rte|pal)|libhwloc|libevent/ {print $3}' | xargs -r cp -L -t build/devlibs/
 # the CPU build of llama.cpp gasp links (tools/device-llama.sh swaps in a CUDA build of the same source)
 ldd build/gasp | awk '/libllama|libggml/ {print $3}' | xargs -r cp -L -t build/devlibs/
-cp -L .deps/llama/build/bin/libggml-cpu.so* build/devlibs/ 2>/dev/null || true
+# (ldd names libggml-cpu.so.0 already when it is linked; one copy, not one per symlink)
+[ -f build/devlibs/libggml-cpu.so.0 ] || cp -L .deps/llama/build/bin/libggml-cpu.so.0 build/devlibs/ 2>/dev/null || true
 du -sh build

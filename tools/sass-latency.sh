@@ -70,7 +70,9 @@ pairs = [
 tail = ["LOP3.LUT R9, R9, R12, RZ, 0xfc, !PT ;"]  # c |= z
 def body(prod, k, cons):
     lines = ["[B------:R-:W-:Y:S15] " + s for s in setup]
-    lines.append("[B------:R-:W-:-:S%02d] %s" % (k, prod))
+    # stalls of 12+ with the yield bit, as nvcc writes them: without it the H200 does not honour them
+    # (2026-12-02: every op failed at S12-S15 without yield; the checker flags that since)
+    lines.append("[B------:R-:W-:%s:S%02d] %s" % ("Y" if k >= 12 else "-", k, prod))
     lines.append("[B------:R-:W-:Y:S15] " + cons)
     lines += ["[B------:R-:W-:Y:S15] " + s for s in tail]
     lines.append("[B------:R-:W-:-:S01] STG.E desc[UR4][R6.64], R9 ;")

@@ -215,10 +215,15 @@ static int checks(const sass_isa *isa)
   static const struct { const char *prog[4]; int want; } hz[] = {
     {{"[B------:R-:W2:-:S02] LDG.E R4, desc[UR4][R2.64] ;", "[B------:R-:W-:-:S04] IADD3 R5, R4, 0x1, RZ ;"}, SASS_HAZ_RAW},
     {{"[B------:R-:W2:-:S02] LDG.E R4, desc[UR4][R2.64] ;", "[B--2---:R-:W-:-:S04] IADD3 R5, R4, 0x1, RZ ;"}, -1},
-    {{"[B------:R-:W-:-:S15] LDG.E R4, desc[UR4][R2.64] ;", "[B------:R-:W-:-:S04] IADD3 R5, R4, 0x1, RZ ;"}, SASS_HAZ_NOSB},
+    {{"[B------:R-:W-:Y:S15] LDG.E R4, desc[UR4][R2.64] ;", "[B------:R-:W-:-:S04] IADD3 R5, R4, 0x1, RZ ;"}, SASS_HAZ_NOSB},
     {{"[B------:R-:W0:-:S01] S2R R0, SR_TID.X ;", "[B------:R-:W-:-:S04] MOV R0, 0x1 ;"}, SASS_HAZ_WAW},
     {{"[B------:R1:W-:-:S01] STG.E desc[UR4][R2.64], R7 ;", "[B------:R-:W-:-:S04] MOV R7, 0x1 ;"}, SASS_HAZ_WAR},
-    {{"[B------:R1:W-:-:S01] STG.E desc[UR4][R2.64], R7 ;", "[B-1----:R-:W-:-:S04] MOV R7, 0x1 ;"}, -1},
+    {{"[B------:R1:W-:-:S02] STG.E desc[UR4][R2.64], R7 ;", "[B-1----:R-:W-:-:S04] MOV R7, 0x1 ;"}, -1},
+    /* the wait one cycle after the scoreboard is set: the H200 stored the new R7 (war_store, device check) */
+    {{"[B------:R1:W-:-:S01] STG.E desc[UR4][R2.64], R7 ;", "[B-1----:R-:W-:-:S04] MOV R7, 0x1 ;"}, SASS_HAZ_SBSET},
+    /* stall 13 without yield: not honoured on the H200 (tools/sass-latency.sh); with Y it is fine */
+    {{"[B------:R-:W-:-:S13] MOV R7, 0x1 ;", "[B------:R-:W-:-:S04] EXIT ;"}, SASS_HAZ_YIELD},
+    {{"[B------:R-:W-:Y:S13] MOV R7, 0x1 ;", "[B------:R-:W-:-:S04] EXIT ;"}, -1},
   };
   for (size_t i = 0; i < sizeof hz / sizeof hz[0]; i++) {
     uint64_t w[4][2];

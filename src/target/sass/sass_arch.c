@@ -44,9 +44,14 @@ static int starts(const char *m, const char *p)
 
 /* Fixed-latency producers the table knows. `checked`: the lowest distance in cycles from producer to first
  * reader in the corpus (sm_90 / sm_89), e.g. IADD3 -> reader 4 in 119 of 2,064 pairs on sm_90 and never less;
- * IMAD.WIDE 3 (its low half read by IADD3/LEA 3 cycles on); predicates (ISETP, FSETP) 4. `sched`: the facts
- * file's starting values with one cycle of margin on FP32 and IMAD (FFMA 4 -> 5, IMAD 5 -> 6), the facts file's
- * integer value as it is (6), predicate -> guarded instruction 13; the H200 calibration is to replace them. */
+ * IMAD.WIDE 3 (its low half read by IADD3/LEA 3 cycles on); predicates (ISETP, FSETP) 4. `sched`: what gasp's
+ * scheduler gives, the H200 calibration with one cycle of margin.
+ * Calibration (tools/sass-latency.sh on the H200, 2026-12-02; a dependent pair producer -> consumer with stall k
+ * passes from k = measured up): IADD3, LOP3, MOV -> IADD3 4; IMAD (a real multiply-add) -> IADD3 5; FFMA,
+ * FMUL -> FADD 4; ISETP -> SEL 4. So FP32 sched 5 and integer 6 keep a cycle over the measured values. IMAD's
+ * checked value stays ptxas's 4 (nvcc's own IMAD -> reader pairs at 4 cycles run correctly, and a higher bound
+ * would flag nvcc's code): a hand-written IMAD read by IADD3 at exactly 4 cycles is a hazard the checker
+ * misses. */
 typedef struct {
   const char *mnem;
   unsigned char checked90, checked89, sched;

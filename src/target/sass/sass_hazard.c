@@ -186,6 +186,42 @@ int sass_insn_operands(const sass_form *f, const uint64_t w[2], sass_opnd *out, 
   return n;
 }
 
+/* The cycles a stall count gives. 12 to 15 without the yield bit are not honoured: on the H200 a dependent
+ * pair whose producer had S12..S15 and no yield read the old value (a latency of 4 to 5 cycles, passing from S04
+ * to S11; tools/sass-latency.sh, 2026-12-02), and nvcc never writes them (all 17,400 stalls of 12+ in the
+ * corpus yield): counted as one cycle, a lower bound. */
+static long ctl_stall(const uint64_t w[2])
+{
+  long st = (long)(w[1] >> (105 - 64) & 15);
+  int no_yield = (int)(w[1] >> (109 - 64) & 1);
+  return st >= 12 && no_yield ? 1 : st;
+}
+
+/* Control codes wrong on their own: a stall of 12+ without the yield bit (above), and a wait on a scoreboard
+ * the previous instruction set one cycle before: the scoreboard is not set yet. nvcc leaves at least 2 cycles
+ * there in all 2,190 such pairs of the corpus; on the H200, STG (read scoreboard 5, S01) followed by an
+ * overwrite of its data register waiting on 5 stored the new value. */
+static size_t check_ctl(const uint64_t (*words)[2], size_t n, sass_hazard *out, size_t cap)
+{
+  size_t nh = 0;
+  for (size_t i = 0; i < n && nh < cap; i++) {
+    const uint64_t *w = words[i];
+    unsigned st = (unsigned)(w[1] >> (105 - 64) & 15);
+    if (st >= 12 && (w[1] >> (109 - 64) & 1))
+      out[nh++] = (sass_hazard){i, i, SASS_HAZ_YIELD, -1, -1, 12, (int)st};
+    if (!i || nh >= cap)
+      continue;
+    const uint64_t *p = words[i - 1];
+    unsigned wait = (unsigned)(w[1] >> (116 - 64) & 0x3f), pst = (unsigned)(p[1] >> (105 - 64) & 15);
+    unsigned wb = (unsigned)(p[1] >> (110 - 64) & 7), rb = (unsigned)(p[1] >> (113 - 64) & 7);
+    unsigned set = (wb < 6 ? 1u << wb : 0) | (rb < 6 ? 1u << rb : 0);
+    /* stall 0 is its own encoding (nvcc: DMMA.884 S00 then a wait on its scoreboard, sm_89 -O0): not counted */
+    if ((wait & set) && pst == 1)
+      out[nh++] = (sass_hazard){i, i - 1, SASS_HAZ_SBSET, -1, __builtin_ctz(wait & set), 2, (int)pst};
+  }
+  return nh;
+}
+
 /* Fixed-latency reads too early: issue cycles are the running sum of stall counts; state is dropped where the
  * scoreboard check drops it (labels, control flow). */
 static size_t check_stalls(const sass_isa *isa, const uint64_t (*words)[2], size_t n, const uint8_t *is_target,
@@ -229,7 +265,7 @@ static size_t check_stalls(const sass_isa *isa, const uint64_t (*words)[2], size
         int tracked = wb == 7 && (q < SASS_REG_UR || (q >= SASS_REG_P && q < SASS_REG_UP));
         issued[q] = tracked ? cyc + 1 : 0, from[q] = i, by[q] = f->mnem;
       }
-    cyc += (long)(w[1] >> (105 - 64) & 15);
+    cyc += ctl_stall(w);
     if (f && sass_ends_block(f->mnem))
       memset(issued, 0, sizeof issued);
   }
@@ -315,5 +351,6 @@ size_t sass_check_hazards(const sass_isa *isa, const uint64_t (*words)[2], size_
     if (sass_ends_block(f->mnem))
       memset(pending, 0, sizeof pending), memset(reading, 0, sizeof reading);
   }
-  return nh + check_stalls(isa, words, n, is_target, out + nh, cap - nh);
+  nh += check_stalls(isa, words, n, is_target, out + nh, cap - nh);
+  return nh + check_ctl(words, n, out + nh, cap - nh);
 }

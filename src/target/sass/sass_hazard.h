@@ -9,8 +9,11 @@
 
 /* NOSB: the result of a variable-latency instruction that set no write scoreboard is read.
  * STALL: the result of a fixed-latency instruction is read before the stall counts since it cover its latency
- * (sass_arch.h: sass_latency_checked). */
-typedef enum { SASS_HAZ_RAW, SASS_HAZ_WAW, SASS_HAZ_WAR, SASS_HAZ_NOSB, SASS_HAZ_STALL } sass_hazard_kind;
+ * (sass_arch.h: sass_latency_checked).
+ * SBSET: an instruction waits on a scoreboard its predecessor set, one cycle after it (need 2, got the stall).
+ * YIELD: a stall of 12 or more without the yield bit (need 12, got the stall; at is the instruction itself).
+ * Both measured on the H200 (sass_hazard.c). */
+typedef enum { SASS_HAZ_RAW, SASS_HAZ_WAW, SASS_HAZ_WAR, SASS_HAZ_NOSB, SASS_HAZ_STALL, SASS_HAZ_SBSET, SASS_HAZ_YIELD } sass_hazard_kind;
 
 typedef struct {
   size_t at;        /* instruction index of the offending access */

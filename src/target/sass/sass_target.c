@@ -336,13 +336,24 @@ static int sass_check(const gasp_target *t, const gasp_task *task, const gasp_so
     sass_hazard hz[64];
     size_t nh = tg ? sass_check_hazards(isa, (const uint64_t(*)[2])code, ninst, tg, hz, 64) : 0;
     static const char *const kind[] = {"read-after-write", "write-after-write", "write-after-read", "read-after-write",
-                                       "read-after-write"};
+                                       "read-after-write", "scoreboard", "stall"};
     for (size_t k = 0; k < nh; k++) {
       const sass_hazard *h = &hz[k];
       char rn[16];
       sass_reg_name(h->reg, rn, sizeof rn);
-      int col = insn_indent[h->at] + reg_col(insn_text[h->at], h->reg, h->kind == SASS_HAZ_WAW || h->kind == SASS_HAZ_WAR);
-      if (h->kind == SASS_HAZ_STALL)
+      int col = h->reg < 0 ? insn_indent[h->at] + 1
+                           : insn_indent[h->at] + reg_col(insn_text[h->at], h->reg, h->kind == SASS_HAZ_WAW || h->kind == SASS_HAZ_WAR);
+      if (h->kind == SASS_HAZ_YIELD)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
+                       "%s hazard: stall %d without the yield bit is not honoured (on the H200 a dependent pair at "
+                       "S12-S15 without yield read the old value; nvcc always yields there): write Y, e.g. "
+                       "[B------:R-:W-:Y:S%02d]", kind[h->kind], h->got, h->got);
+      else if (h->kind == SASS_HAZ_SBSET)
+        gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
+                       "%s hazard: this instruction waits on SB%d, which line %d sets only %d cycle before; a "
+                       "scoreboard is set one cycle late, so give line %d a stall of at least 2", kind[h->kind], h->sb,
+                       line_of[h->producer], h->got, line_of[h->producer]);
+      else if (h->kind == SASS_HAZ_STALL)
         gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_HAZARD, line_of[h->at], col,
                        "%s hazard on %s: its producer at line %d has a fixed latency of %d cycles but the stall counts "
                        "since give %d (raise them by %d)", kind[h->kind], rn, line_of[h->producer], h->need, h->got,
@@ -492,6 +503,16 @@ static int sass_rewrite(const gasp_target *t, const gasp_task *task, gasp_source
     for (size_t k = 0; k < nh; k++) {
       size_t at = hz[k].at, pr = hz[k].producer;
       int sb = hz[k].sb;
+      if (hz[k].kind == SASS_HAZ_YIELD) {
+        w[at][1] &= ~(1ull << 45); /* the yield bit is 0 when tools print Y */
+        changed[at] = 1;
+        continue;
+      }
+      if (hz[k].kind == SASS_HAZ_SBSET) {
+        w[pr][1] = (w[pr][1] & ~(15ull << 41)) | 2ull << 41;
+        changed[pr] = 1;
+        continue;
+      }
       if (hz[k].kind == SASS_HAZ_STALL) {
         int deficit = hz[k].need - hz[k].got;
         for (size_t q = at; deficit > 0 && q-- > pr;) {
