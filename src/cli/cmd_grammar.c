@@ -4,18 +4,27 @@
 
 #include "cli.h"
 #include "common.h"
+#include "../core/util.h"
+#include "../grammar/grammar.h"
 
 int cmd_grammar(int argc, char **argv) {
-  const char *target = NULL, *task_id = NULL;
+  const char *target = NULL, *task_id = NULL, *form = NULL, *match = NULL;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target (ptx-sm90, ptx-sm89)", &target},
       {"task", 0, OPT_STR, "ID", "the task whose answers the grammar describes", &task_id},
+      {"form", 0, OPT_STR, "FILE", "print the PTX in FILE rewritten into the grammar's form instead", &form},
+      {"match", 0, OPT_STR, "FILE", "check whether FILE (a whole answer, fence included) is in the grammar's "
+                                    "language (llama.cpp's engine); exit 0 yes, 1 no", &match},
       {0}};
-  gasp_cmd_spec spec = {"grammar", "--target T --task ID",
+  gasp_cmd_spec spec = {"grammar", "--target T --task ID [--form FILE | --match FILE]",
                         "Print the GBNF grammar (llama.cpp's format) of well-formed answers to a task.",
                         "The grammar is generated from the target's ISA description and shaped by the task: a snippet\n"
                         "task gets instruction lines over the scaffold's registers, a kernel task a whole module with\n"
-                        "the task's kernel name and parameters. Every answer it allows parses with gasp's own parser.",
+                        "the task's kernel name and parameters. Every answer it allows parses with gasp's own parser.\n"
+                        "--form rewrites PTX (nvcc's, or any) into the grammar's spelling: its declarations, registers\n"
+                        "renamed in order of first use, labels L1, L2, ...; the reference answers (and so the corpus\n"
+                        "a model is trained on) are written this way. --match reports the first byte the grammar\n"
+                        "refuses, as line:column.",
                         opts};
   const char *pos[1];
   int npos;
@@ -44,8 +53,37 @@ int cmd_grammar(int argc, char **argv) {
   gasp_diags_init(&d);
   char *g = t->grammar(t, task, &d);
   int code = GASP_EXIT_OK;
-  if (g) {
+  const char *file = form ? form : match;
+  char *text = NULL;
+  size_t len = 0;
+  if (g && file && gasp_read_file(file, 16u << 20, &text, &len)) {
+    gasp_cli_error("grammar", "cannot read '%s'", file);
+    code = GASP_EXIT_ENV;
+  } else if (g && form) {
+    char *out = gasp_grammar_ptx_form(t, task, text, &d);
+    if (out) fputs(out, stdout);
+    else cli_print_diags(&d, file, stderr), code = GASP_EXIT_FAIL;
+    free(out);
+  } else if (g && match) {
+    size_t at = 0;
+    int m = gasp_grammar_match(g, text, &at);
+    if (m < 0) {
+      gasp_cli_error("grammar", "the grammar does not compile (or gasp was built without llama.cpp)");
+      code = GASP_EXIT_ENV;
+    } else if (m) {
+      printf("%s: in the grammar's language\n", file);
+    } else {
+      int line = 1, col = 1;
+      for (size_t i = 0; i < at; i++) text[i] == '\n' ? (line++, col = 1) : col++;
+      printf("%s:%d:%d: the grammar refuses this %s\n", file, line, col, text[at] ? "character" : "end");
+      code = GASP_EXIT_FAIL;
+    }
+  }
+  free(text);
+  if (g && !file) {
     fputs(g, stdout);
+  }
+  if (g) {
     free(g);
   } else {
     cli_print_diags(&d, task->path, stderr);

@@ -11,17 +11,13 @@
 #include "../target/ptx/ptx_isa.h"
 
 /* The registers a grammar declares: fixed names and counts, so every register an answer can name is
- * declared and in range (ptxas rejects %r9 under `.reg .b32 %r<8>`). */
-typedef struct {
-  const char *type, *prefix;
-  int kernel_count, snippet_count;
-} reg_class;
-
-static const reg_class reg_classes[] = {
+ * declared and in range (ptxas rejects %r9 under `.reg .b32 %r<8>`). Shared with grammar_form.c. */
+const gasp_grammar_reg_class gasp_grammar_reg_classes[GASP_GRAMMAR_NCLASSES] = {
     {".pred", "%p", 32, 8}, {".b32", "%r", 100, 16}, {".f32", "%f", 100, 16},
     {".b64", "%rd", 100, 16}, {".f64", "%fd", 32, 8},
 };
-#define NCLASSES (sizeof reg_classes / sizeof reg_classes[0])
+#define reg_classes gasp_grammar_reg_classes
+#define NCLASSES GASP_GRAMMAR_NCLASSES
 
 /* A GBNF rule matching the decimal numbers 0..n-1 (n <= 100). */
 static void index_rule(gasp_str *g, const char *name, int n) {
@@ -48,7 +44,7 @@ typedef struct {
 } type_class;
 
 static const type_class type_classes[] = {
-    {"pred", "preg", NULL, NULL, NULL, 1},
+    {"pred", "preg", "pimm", NULL, NULL, 1}, /* mov.pred %p3, 0: nvcc writes it */
     {"b32", "r32", "iimm | fbits", "sreg32", NULL, 32},
     {"u32", "rr", "iimm", "sreg32", "rrd", 32},
     {"s32", "rr", "iimm", "sreg32", "rrd", 32},
@@ -368,7 +364,11 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
     for (int i = 0; i < task->nparams; i++) gasp_str_printf(g, "%s\"%s\"", i ? " | " : "", task->params[i].name);
     gasp_str_puts(g, ") \"]\"\n");
   }
-  if (!snippet) gasp_str_printf(g, "label ::= \"L\" [1-%d]\n", GASP_GRAMMAR_KERNEL_LABELS);
+  if (!snippet) {
+    gasp_str_puts(g, "label ::= \"L\" (");
+    for (int k = 1; k <= GASP_GRAMMAR_KERNEL_LABELS; k++) gasp_str_printf(g, "%s\"%d\"", k > 1 ? " | " : "", k);
+    gasp_str_puts(g, ")\n");
+  }
   gasp_str_puts(g, /* PTX literals (ISA 9.0, 4.5.1): 0f + 8 hex digits is an f32 bit pattern, 0d + 16 an f64 */
                    "iimm ::= \"-\"? uint | \"0x\" [0-9a-f]{1,8}\n"
                    /* a decimal float is an f64 constant: .bN instructions take only bit patterns */
@@ -380,8 +380,17 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
                    "bimm ::= [0-9] | \"1\" [0-5]\n"
                    "nimm ::= \"32\" | \"64\" | \"96\" | \"128\" | \"256\" | \"512\" | \"1024\"\n"
                    "limm ::= \"0x\" [0-9a-f] [0-9a-f]?\n"
-                   "uint ::= [0-9] | [1-9] [0-9]{1,8}\n");
+                   "uint ::= [0-9] | [1-9] [0-9]{1,8}\n"
+                   "pimm ::= [01]\n");
 }
+
+#ifndef GASP_HAVE_LLAMA
+int gasp_grammar_match(const char *gbnf, const char *text, size_t *at) {
+  (void)gbnf, (void)text;
+  if (at) *at = 0;
+  return -1; /* llama.cpp's grammar engine is not linked in */
+}
+#endif
 
 static int is_ident(const char *s) {
   if (!*s || !(((*s | 32) >= 'a' && (*s | 32) <= 'z') || *s == '_')) return 0;

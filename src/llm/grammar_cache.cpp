@@ -250,4 +250,24 @@ size_t gasp_gstate_prefilter(const gasp_gstate *g, const float *logits, llama_to
   return n;
 }
 
+/* grammar.h: text in the grammar's language? llama.cpp's engine, one code point at a time (ASCII answers;
+ * any other byte is a mismatch there, which the PTX grammars never allow anyway). */
+int gasp_grammar_match(const char *gbnf, const char *text, size_t *at) {
+  if (at) *at = 0;
+  llama_grammar *g = llama_grammar_init_impl(nullptr, gbnf, "root", false, nullptr, 0, nullptr, 0);
+  if (!g) return -1;
+  size_t i = 0;
+  for (; text[i]; i++) {
+    if ((unsigned char)text[i] >= 128) break;
+    llama_grammar_accept(g, (uint32_t)(unsigned char)text[i]);
+    if (g->stacks.empty()) break;
+  }
+  int ok = 0;
+  if (!text[i])
+    for (const llama_grammar_stack &st : g->stacks) ok |= st.empty();
+  if (at) *at = i;
+  llama_grammar_free_impl(g);
+  return ok;
+}
+
 } // extern "C"

@@ -165,6 +165,58 @@ static int walk(vocab_info *vi, struct llama_sampler *smpl, llama_token_data *bu
   return 2;
 }
 
+/* The grammar's form (grammar_form.c): every suite snippet and the committed nvcc kernels, rewritten, are in
+ * the grammar's language in llama.cpp's engine; a kernel over the grammar's bounds is refused with a reason. */
+static void grammar_form(const gasp_target *t, const gasp_taskset *ts) {
+  static const char *const nvcc[] = {"vector_add", "warp_reduce_sum", "block_scan", "transpose_smem", "branch_divergent",
+                                     "warp_ballot_count", "saxpy", "translate_mandel_iter"};
+  int snippets = 0, kernels = 0;
+  for (size_t k = 0; k < ts->count + sizeof nvcc / sizeof nvcc[0]; k++) {
+    const gasp_task *task;
+    char *code = NULL;
+    size_t len;
+    int refuse = 0;
+    if (k < ts->count) {
+      task = &ts->items[k];
+      if (!gasp_task_fits(task, "PTX") || !task->snippet || !task->ptx_snippet) continue;
+      code = gasp_strdup(task->ptx_snippet);
+    } else {
+      const char *id = nvcc[k - ts->count];
+      task = gasp_taskset_find(ts, id);
+      char path[1200];
+      snprintf(path, sizeof path, "%s/../tests/data/ptx-nvcc/%s.ptx", gasp_tasks_dir(), id);
+      CHECK(task && gasp_read_file(path, 1 << 20, &code, &len) == 0, "nvcc sample %s and its task", id);
+      if (!task || !code) continue;
+      refuse = !strcmp(id, "translate_mandel_iter");
+    }
+    gasp_diags fd;
+    gasp_diags_init(&fd);
+    char *form = gasp_grammar_ptx_form(t, task, code, &fd);
+    if (refuse) {
+      CHECK(!form && fd.count && strstr(fd.items[0].msg, "labels"), "%s refused for its labels", task->id);
+    } else {
+      CHECK(form != NULL, "%s in the grammar's form (%s)", task->id, fd.count ? fd.items[0].msg : "");
+      char *g = t->grammar(t, task, &fd);
+      if (form && g) {
+        gasp_str a;
+        gasp_str_init(&a);
+        gasp_str_printf(&a, "```ptx\n%s```", form);
+        size_t at = 0;
+        int m = gasp_grammar_match(g, a.data, &at);
+        CHECK(m == 1, "%s: the grammar accepts its form (refused at byte %zu: '%.40s')", task->id, at, a.data + at);
+        task->snippet ? snippets++ : kernels++;
+        gasp_str_free(&a);
+      }
+      free(g);
+    }
+    free(form);
+    free(code);
+    gasp_diags_free(&fd);
+  }
+  printf("grammar form: %d snippets and %d nvcc kernels rewritten and accepted by the grammar\n", snippets, kernels);
+  CHECK(snippets >= 10 && kernels == 7, "the form covers the suite's snippets and the nvcc samples");
+}
+
 int main(void) {
   const char *dir = getenv("GASP_LLAMA_DIR");
   if (!dir) dir = GASP_LLAMA_DIR_DEFAULT;
@@ -180,6 +232,7 @@ int main(void) {
   const gasp_target *t = gasp_target_find("ptx-sm90");
   CHECK(t && t->grammar, "ptx-sm90 has a grammar");
   if (!t || !t->grammar) return DONE();
+  grammar_form(t, &ts);
   long total = 0, parsed = 0, extracted = 0, dead = 0, unended = 0, steps_sum = 0, chars_sum = 0;
   char *text = malloc(1 << 20);
   for (size_t v = 0; v < 2; v++) {
