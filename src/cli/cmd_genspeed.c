@@ -21,7 +21,7 @@ typedef struct {
 static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
   a.steps -= b->steps, a.tokens -= b->tokens, a.masks -= b->masks, a.mask_hits -= b->mask_hits;
   a.prompt_s -= b->prompt_s, a.decode_s -= b->decode_s, a.sample_s -= b->sample_s, a.gcheck_s -= b->gcheck_s;
-  a.gmask_s -= b->gmask_s, a.gaccept_s -= b->gaccept_s, a.gahead_s -= b->gahead_s;
+  a.gmask_s -= b->gmask_s, a.gaccept_s -= b->gaccept_s;
   return a;
 }
 
@@ -87,24 +87,21 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
 static const char *row_name(const speed_row *r) { return !r->grammar ? "off" : r->cache_mb ? "on" : "on/nocache"; }
 
 /* Milliseconds per step in each phase (the prompts' decodes spread over the steps); "other" is the rest of
- * the measured time (on a GPU mostly the wait for the step's logits; building batches, appending text,
- * creating samplers). g.ahead overlaps the GPU's decode. */
+ * the measured time (building batches, appending text, creating samplers). */
 static void print_breakdown(const speed_row *rows, int n) {
   int any = 0;
   for (int i = 0; i < n; i++) any |= rows[i].have_stats && rows[i].st.steps > 0;
   if (!any) return;
-  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %8s %7s %8s %7s %6s %8s %6s %9s\n", "grammar", "parallel", "steps",
-         "prompt", "decode", "sample", "g.check", "g.mask", "g.accept", "g.ahead", "other", "masks/st", "hit%",
-         "cache KiB");
+  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %8s %7s %8s %6s %8s %6s %9s\n", "grammar", "parallel", "steps",
+         "prompt", "decode", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%", "cache KiB");
   for (int i = 0; i < n; i++) {
     const gasp_gen_stats *s = &rows[i].st;
     if (!rows[i].have_stats || s->steps <= 0) continue;
     double k = 1000.0 / (double)s->steps;
-    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->sample_s - s->gcheck_s - s->gmask_s - s->gaccept_s -
-                   s->gahead_s;
-    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %7.3f %6.3f %8.2f %6.1f %9.0f\n",
-           row_name(&rows[i]), rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->sample_s * k,
-           s->gcheck_s * k, s->gmask_s * k, s->gaccept_s * k, s->gahead_s * k, other * k, (double)s->masks / (double)s->steps,
+    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->sample_s - s->gcheck_s - s->gmask_s - s->gaccept_s;
+    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %9.0f\n", row_name(&rows[i]),
+           rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->sample_s * k, s->gcheck_s * k, s->gmask_s * k,
+           s->gaccept_s * k, other * k, (double)s->masks / (double)s->steps,
            s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0, s->cache_bytes / 1024.0);
   }
 }

@@ -80,8 +80,6 @@ typedef struct {
   double gcheck_s;         /* the grammar on the drawn token, the mask cache's lookups, the first-byte prefilter */
   double gmask_s;          /* the grammar over the prefilter's candidates (cache misses), storing, the second draw */
   double gaccept_s;        /* the grammar advancing over the chosen tokens */
-  double gahead_s;         /* with the model on a GPU: advancing, and the next masks worked out, while the GPU
-                            * decodes the step (overlapped with it; a mask found there is a hit later) */
   long masks;              /* draws the grammar rejected: a mask of the allowed tokens was needed */
   long mask_hits;          /* of those, masks found in the cache */
   long cache_entries;      /* masks cached now, and their memory */

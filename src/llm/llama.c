@@ -46,7 +46,6 @@ typedef struct {
   gasp_gcache *gcache;         /* grammar_text compiled, and the masks of its states met so far */
   size_t gcache_bytes;         /* the mask cache's bound (0: masks are not kept) */
   int gcache_cold;             /* forget the masks before each batch */
-  int ahead;                   /* the model decodes on a GPU: grammar work overlaps its decode (phase_ahead) */
   gasp_gen_stats stats;        /* totals since the backend opened */
 } llama_state;
 
@@ -401,24 +400,6 @@ static void phase_d(void *c, int i) {
   }
 }
 
-/* With the model on a GPU, llama_decode returns while the GPU still computes the step (the logits are waited
- * for in llama_get_logits_ith): the grammar accepts the token just drawn and, when the mask of its new state is
- * not cached, works it out over the prefilter's candidates, so that a rejected draw at the next step finds the
- * mask cached. On the H200 this took the grammar's mask work (0.19 ms a step of 1.03 for one sequence of a
- * 134M model, 2026-12-02) off the critical path. On the CPU the decode is synchronous and masks are worked
- * out only for draws the grammar rejects, as before. Same masks, same draws either way. */
-static void phase_ahead(void *c, int i) {
-  step_ctx *k = c;
-  seq_state *q = k->run[i];
-  if (!q->grammar || q->tok < 0) return;
-  gasp_gstate_accept(q->grammar, q->tok);
-  if (!k->s->gcache_bytes || gasp_gcache_get(k->s->gcache, q->grammar, q->bits)) return;
-  q->nsub = (int)gasp_gstate_prefilter(q->grammar, NULL, q->sub);
-  llama_token_data_array arr = {q->sub, (size_t)q->nsub, -1, false};
-  gasp_gstate_apply(q->grammar, &arr);
-  gasp_gcache_put(k->s->gcache, q->grammar, q->sub, (size_t)q->nsub);
-}
-
 /* fj_run, its wall time added to *acc */
 static void timed_run(fj_pool *p, int items, void (*fn)(void *, int), void *ctx, double *acc) {
   double t = gasp_now_s();
@@ -548,7 +529,7 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
       for (int i = 0; i < sc.nrun; i++) st->masks += run[i]->need_full, st->mask_hits += run[i]->hit;
       timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
       timed_run(s->pool, sc.nrun, phase_c, &sc, &st->gmask_s);
-      if (!s->ahead) timed_run(s->pool, sc.nrun, phase_d_grammar, &sc, &st->gaccept_s);
+      timed_run(s->pool, sc.nrun, phase_d_grammar, &sc, &st->gaccept_s);
     }
     timed_run(s->pool, sc.nrun, phase_d, &sc, &st->sample_s);
     st->steps++;
@@ -591,12 +572,6 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     double td = gasp_now_s();
     int drc = llama_decode(s->ctx, batch);
     s->stats.decode_s += gasp_now_s() - td;
-    if (!drc && s->gcache && s->ahead) {
-      sc.nrun = 0;
-      for (int q = 0; q < n; q++)
-        if (!qs[q].done) run[sc.nrun++] = &qs[q];
-      timed_run(s->pool, sc.nrun, phase_ahead, &sc, &s->stats.gahead_s);
-    }
     if (drc) {
       /* no room left in the context: the sequences still running end here, marked truncated */
       for (int q = 0; q < n; q++)
@@ -751,7 +726,6 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->pool = fj_open(s->threads);
   /* 64 MiB of masks by default: 16k states of a 32k vocabulary, 3.4k of Qwen2's 152k */
   s->gcache_cold = o->grammar_cache_cold;
-  s->ahead = o->gpu_layers != 0 && !getenv("GASP_NO_AHEAD");
   s->gcache_bytes = o->grammar_cache_mb < 0 ? 0 : (size_t)(o->grammar_cache_mb ? o->grammar_cache_mb : 64) << 20;
   gasp_backend *b = calloc(1, sizeof *b);
   b->name = "llama";
