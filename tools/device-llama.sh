@@ -42,7 +42,11 @@ timeout 300 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --t
 timeout 120 $G genspeed --model /tmp/m100.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar on --cold 2>&1 | tee "$OUT/genspeed-cold.log"
 echo "== the tiny model end to end: grammar on, check, assemble, run on the H200"
 $G mkmodel -o /tmp/tiny.gguf >/dev/null
-timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on --samples 8 --max-tokens 512 \
+# decoded on the CPU: the tiny model (64 wide, 16-wide heads) stopped the CUDA build of llama.cpp with "an illegal
+# instruction was encountered" on 2026-12-02, where the 134M model ran; one more try with launches serialised
+# names the kernel
+CUDA_LAUNCH_BLOCKING=1 timeout 60 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on \
+  --samples 2 --max-tokens 64 --tasks 'vector_add' --level 2 -o "$OUT/tiny-cuda.jsonl" > "$OUT/tiny-cuda.log" 2>&1
+echo "tiny model on CUDA: exit $?"; grep -i -m3 "error\|illegal\|in function" "$OUT/tiny-cuda.log"
+timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers 0 --grammar on --samples 8 --max-tokens 512 \
   --tasks 'vector_add' --level 2 -o "$OUT/tiny-grammar.jsonl" 2>&1 | tail -14
-timeout 200 $G bench --target ptx-sm90 --model /tmp/tiny.gguf --gpu-layers -1 --grammar on --samples 4 --max-tokens 256 \
-  --level 0 -o "$OUT/tiny-grammar-l0.jsonl" 2>&1 | tail -14

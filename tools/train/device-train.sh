@@ -22,7 +22,7 @@ grep -h -A1 "^target" "$W"/prepare-*.log | grep -v "^target\|^--"
 echo "prepare: $(( $(date +%s) - t0 )) s"
 ls -d "$W"/tok-* >/dev/null || exit 3
 python3 "$R/tools/train/train.py" --data "$W"/tok-* --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
-  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
+  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} --repeat "${REPEAT:-}" 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
 grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
 "$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
 ls -la "$W/gasp-small.gguf"

@@ -213,6 +213,8 @@ def main():
     ap.add_argument("--ctx", type=int, default=4096, help="longest sample kept (tokens)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compile", action="store_true", help="torch.compile the model (faster after warm-up)")
+    ap.add_argument("--repeat", default="", help="PREFIX=K,...: samples whose task id starts with PREFIX are seen K "
+                    "times an epoch (short answers, e.g. g_ew_op=4: their few decisive tokens are a sliver of the loss)")
     a = ap.parse_args()
 
     t_start = time.time()
@@ -240,7 +242,17 @@ def main():
     toks = torch.from_numpy(np.concatenate(toks))
     mask = torch.from_numpy(np.concatenate(mask))
     idx = dict(idx, samples=all_samples, ids=all_ids, tokens=base)
-    samples = [(o, n) for o, n in idx["samples"] if n <= a.ctx]
+    reps = {}
+    for item in filter(None, a.repeat.split(",")):
+        pre, k = item.split("=")
+        reps[pre] = int(k)
+    samples = []
+    for (o, n), sid in zip(idx["samples"], all_ids):
+        if n <= a.ctx:
+            samples += [(o, n)] * next((k for pre, k in reps.items() if sid.startswith(pre)), 1)
+    if reps:
+        print(f"train.py: --repeat {a.repeat}: {len(samples)} sample views an epoch from "
+              f"{sum(1 for _, n in idx['samples'] if n <= a.ctx)} samples", flush=True)
     if not samples:
         sys.exit("train.py: no samples")
 
