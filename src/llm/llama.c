@@ -526,8 +526,14 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     timed_run(s->pool, sc.nrun, phase_a, &sc, &st->sample_s);
     if (s->gcache) {
       timed_run(s->pool, sc.nrun, phase_g, &sc, &st->gcheck_s);
-      for (int i = 0; i < sc.nrun; i++) st->masks += run[i]->need_full, st->mask_hits += run[i]->hit;
-      timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
+      int misses = 0;
+      for (int i = 0; i < sc.nrun; i++) {
+        st->masks += run[i]->need_full, st->mask_hits += run[i]->hit;
+        misses += run[i]->need_full && !run[i]->hit;
+      }
+      /* the sliced mask work only when some sequence missed the cache: waking the pool for nothing cost about
+       * as much as the rest of the grammar's step for one sequence */
+      if (misses) timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
       timed_run(s->pool, sc.nrun, phase_c, &sc, &st->gmask_s);
       timed_run(s->pool, sc.nrun, phase_d_grammar, &sc, &st->gaccept_s);
     }
