@@ -11,11 +11,19 @@ M=${MODEL:-$W/gasp-small.gguf}
 [ -f "$M" ] || M=$R/.dev/carry/gasp-small.gguf
 ls -la "$M" || exit 3
 S=${SAMPLES:-10}
+# decoding on the H200 when device-llama.sh built the CUDA llama.cpp on this machine (LLAMA_BUILD_ONLY=1, e.g.
+# beside device-train.sh): same source, same sonames, so gasp picks it up through the library path
+GL=0
+if [ -f /tmp/llama-cuda/build/bin/libggml-cuda.so ] && [ "${CPU_ONLY:-0}" != 1 ]; then
+  export LD_LIBRARY_PATH=/tmp/llama-cuda/build/bin:$LD_LIBRARY_PATH
+  GL=-1
+fi
+echo "decoding with --gpu-layers $GL"
 for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
   g=off; [ "$T" = ptx-sm90 ] && g=on
   t0=$(date +%s)
   timeout ${PER_TARGET_S:-150} "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
-    --top-p 0.95 --max-tokens ${MAXTOK:-1024} --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
+    --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
   echo "$T: $(wc -l < "$OUT/eval-$T.jsonl") records in $(( $(date +%s) - t0 )) s (grammar $g)"
 done
 "$G" report "$OUT/eval-ptx-sm90.jsonl" | head -14
