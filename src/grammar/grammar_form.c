@@ -44,7 +44,7 @@ typedef struct {
 } form;
 
 static int fail(form *f, const char *fmt, const char *what) {
-  gasp_diags_add(f->d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, fmt, what);
+  gasp_diags_add(f->d, GASP_SEV_ERROR, GASP_CLASS_UNSUPPORTED, 0, 0, fmt, what); /* valid PTX the form cannot spell */
   return -1;
 }
 

@@ -19,4 +19,19 @@ grep -q "a.md:5:1: error: syntax: unknown instruction 'subb' (did you mean 'sub'
 grep -q "a.md:6:4: error: syntax: '.rx' is not a modifier of 'add' here" "$TMP/err" && ok || { bad "bad modifier at 6:4"; cat "$TMP/err"; }
 printf '```ptx\nadd.f32 %%d, %%a, %%b;\n```\n' >"$TMP/good.md"
 expect_rc 0 "parse-only passes a good snippet" "$GASP" check --parse-only --target ptx-sm90 --task add_f32 "$TMP/good.md"
+# --form: nvcc's PTX into the grammar's spelling; --match: llama.cpp's engine on a whole answer
+D="$SRC/data/ptx-nvcc"
+expect_rc 0 "form of nvcc's vector_add" "$GASP" grammar --target ptx-sm90 --task vector_add --form "$D/vector_add.ptx"
+grep -q '^    .reg .b32 %r<100>;$' "$TMP/out" && grep -q '^L1:$' "$TMP/out" && grep -q '^    @%p1 bra L1;$' "$TMP/out" &&
+  ! grep -q 'L__BB' "$TMP/out" && ok || { bad "vector_add in the grammar's form"; cat "$TMP/out"; }
+{ printf '```ptx\n'; cat "$TMP/out"; printf '```'; } >"$TMP/va.md"
+if "$GASP" grammar --target ptx-sm90 --task vector_add --match "$TMP/va.md" >"$TMP/m" 2>&1; then ok
+elif grep -q "without llama.cpp" "$TMP/m"; then ok  # a build without llama.cpp has no engine to ask
+else bad "the grammar accepts the form"; cat "$TMP/m"; fi
+expect_rc 1 "over the grammar's bounds" "$GASP" grammar --target ptx-sm90 --task translate_mandel_iter --form "$D/translate_mandel_iter.ptx"
+grep -q "unsupported: more labels than the grammar's bound" "$TMP/err" && ok || bad "the reason for refusing mandel"
+printf '```ptx\nadd.s32 %%d, %%a, %%b;\n```' >"$TMP/nodecl.md"
+"$GASP" grammar --target ptx-sm90 --task add_s32 --match "$TMP/nodecl.md" >"$TMP/m" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "nodecl.md:2:1: the grammar refuses" "$TMP/m" && ok || { [ $rc = 3 ] && ok || bad "a snippet without the declarations refused at 2:1 (rc $rc)"; }
 finish
