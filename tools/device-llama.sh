@@ -21,10 +21,12 @@ if ! [ -f "$L/build/bin/libggml-cuda.so" ]; then
   cmake -S "$L/src" -B "$L/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DGGML_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
-    -DGGML_NATIVE=OFF >"$OUT/llama-cmake.log" 2>&1 || { tail -20 "$OUT/llama-cmake.log"; exit 3; }
+    -DGGML_NATIVE=OFF ${LLAMA_CUDA_FLAGS:-} >"$OUT/llama-cmake.log" 2>&1 || { tail -20 "$OUT/llama-cmake.log"; exit 3; }
   cmake --build "$L/build" --target llama -j"$(nproc)" >"$OUT/llama-build.log" 2>&1 || { tail -30 "$OUT/llama-build.log"; exit 3; }
   echo "llama.cpp CUDA build: $(( $(date +%s) - t0 )) s"
 fi
+# LLAMA_CUDA_FLAGS: more CMake options, e.g. -DGGML_CUDA_FA=OFF (no flash-attention kernels: gasp's decoding does
+# not use them on these models, and they are most of the build's time)
 # LLAMA_BUILD_ONLY=1: the build alone (in the background of another job, whose GPU use would skew the figures)
 [ "${LLAMA_BUILD_ONLY:-0}" = 1 ] && exit 0
 B=$(cd "${GASP_BIN:-$ROOT/build}" && pwd) || exit 3
