@@ -19,6 +19,39 @@ const gasp_grammar_reg_class gasp_grammar_reg_classes[GASP_GRAMMAR_NCLASSES] = {
 #define reg_classes gasp_grammar_reg_classes
 #define NCLASSES GASP_GRAMMAR_NCLASSES
 
+/* grammar.h: the literal text of an answer, written once for the grammar (as GBNF string literals) and for
+ * grammar_form.c (as it is), so the two cannot drift apart. */
+void gasp_grammar_ptx_head(gasp_str *o, const gasp_target *t) {
+  const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
+  gasp_str_printf(o, ".version %s\n.target %s\n.address_size 64\n\n", a->ptx_version, a->arch);
+}
+
+void gasp_grammar_ptx_entry(gasp_str *o, const gasp_task *task) {
+  gasp_str_printf(o, ".visible .entry %s(\n", task->kernel);
+  for (int i = 0; i < task->nparams; i++) {
+    const gasp_param *p = &task->params[i];
+    gasp_str_printf(o, "    .param %s %s%s\n", p->role == GASP_ROLE_SCALAR ? gasp_ptx_type(p->type) : ".u64", p->name,
+                    i + 1 < task->nparams ? "," : "");
+  }
+  gasp_str_puts(o, ")\n{\n");
+}
+
+void gasp_grammar_ptx_decls(gasp_str *o, int snippet) {
+  for (size_t c = 0; c < NCLASSES; c++)
+    gasp_str_printf(o, "%s.reg %s %s<%d>;\n", snippet ? "" : "    ", reg_classes[c].type, reg_classes[c].prefix,
+                    snippet ? reg_classes[c].snippet_count : reg_classes[c].kernel_count);
+}
+
+/* text as the body of a GBNF string literal: newlines, quotes and backslashes escaped */
+static void put_literal(gasp_str *g, const gasp_str *text) {
+  for (size_t i = 0; i < text->len; i++) {
+    char c = text->data[i];
+    if (c == '\n') gasp_str_puts(g, "\\n");
+    else if (c == '"' || c == '\\') gasp_str_printf(g, "\\%c", c);
+    else gasp_str_append(g, &c, 1);
+  }
+}
+
 /* A GBNF rule matching the decimal numbers 0..n-1 (n <= 100). */
 static void index_rule(gasp_str *g, const char *name, int n) {
   gasp_str_printf(g, "%s ::= ", name);
@@ -430,28 +463,30 @@ char *gasp_grammar_ptx(const gasp_target *t, const gasp_task *task, gasp_diags *
   if (snippet) {
     gasp_str_puts(&g, "code ::= decls line{1,");
     gasp_str_printf(&g, "%d}\ndecls ::= \"", GASP_GRAMMAR_SNIPPET_LINES);
-    for (size_t c = 0; c < NCLASSES; c++)
-      gasp_str_printf(&g, ".reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix, reg_classes[c].snippet_count);
+    gasp_str text;
+    gasp_str_init(&text);
+    gasp_grammar_ptx_decls(&text, 1);
+    put_literal(&g, &text);
+    gasp_str_free(&text);
     gasp_str_puts(&g, "\"\nline ::= guard? insn \";\\n\"\n");
   } else {
-    const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
     /* shared variables: a static array for the shared-memory level (L5), the dynamic one when the launch
      * gives dynamic shared memory; declared always when offered, so every name used is declared */
     int stat = task->level == 5, dyn = strcmp(task->shared, "0") != 0;
     if (stat) names[nnames++] = "smem";
     if (dyn) names[nnames++] = "dsmem";
-    gasp_str_printf(&g, "code ::= \".version %s\\n.target %s\\n.address_size 64\\n\\n\"%s ", a->ptx_version,
-                    a->arch, nnames ? " shared" : "");
-    gasp_str_printf(&g, "\".visible .entry %s(\\n", task->kernel);
-    for (int i = 0; i < task->nparams; i++) {
-      const gasp_param *p = &task->params[i];
-      gasp_str_printf(&g, "    .param %s %s%s\\n", p->role == GASP_ROLE_SCALAR ? gasp_ptx_type(p->type) : ".u64",
-                      p->name, i + 1 < task->nparams ? "," : "");
-    }
-    gasp_str_puts(&g, ")\\n{\\n");
-    for (size_t c = 0; c < NCLASSES; c++)
-      gasp_str_printf(&g, "    .reg %s %s<%d>;\\n", reg_classes[c].type, reg_classes[c].prefix,
-                      reg_classes[c].kernel_count);
+    gasp_str text;
+    gasp_str_init(&text);
+    gasp_grammar_ptx_head(&text, t);
+    gasp_str_puts(&g, "code ::= \"");
+    put_literal(&g, &text);
+    gasp_str_printf(&g, "\"%s \"", nnames ? " shared" : "");
+    gasp_str_free(&text);
+    gasp_str_init(&text);
+    gasp_grammar_ptx_entry(&text, task);
+    gasp_grammar_ptx_decls(&text, 0);
+    put_literal(&g, &text);
+    gasp_str_free(&text);
     gasp_str_puts(&g, "\" body \"    ret;\\n}\\n\"\n");
     /* labels L1, L2, ... defined in this order, each once (ptxas refuses a label defined twice); a label
      * line opens a block of instruction lines */

@@ -4,6 +4,7 @@
 #define GASP_GRAMMAR_H
 
 #include "../core/diag.h"
+#include "../core/util.h"
 #include "../target/target.h"
 
 /* Bounds on every repetition, so a model that never stops inside the grammar still ends: any completion
@@ -31,6 +32,13 @@ typedef struct {
   int kernel_count, snippet_count;
 } gasp_grammar_reg_class;
 extern const gasp_grammar_reg_class gasp_grammar_reg_classes[GASP_GRAMMAR_NCLASSES];
+
+/* The literal parts of a PTX answer in the grammar's form, as plain text appended to o (the grammar writes the same
+ * text as GBNF literals): the module's first lines for the target, the entry line with the task's parameters and
+ * the opening brace, and the fixed register declarations (a kernel's indented, a snippet's not). */
+void gasp_grammar_ptx_head(gasp_str *o, const gasp_target *t);
+void gasp_grammar_ptx_entry(gasp_str *o, const gasp_task *task);
+void gasp_grammar_ptx_decls(gasp_str *o, int snippet);
 
 /* A PTX answer (code, no fence) rewritten into the form gasp_grammar_ptx generates for the task: its fixed
  * declarations, the module header the grammar spells, registers renamed into the grammar's classes in order of

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "../core/util.h"
-#include "../target/ptx/ptx_isa.h"
 #include "grammar.h"
 
 #define MAX_DECLS 256
@@ -30,7 +29,6 @@ typedef struct {
 } reg_rename;
 
 typedef struct {
-  const gasp_task *task;
   int snippet;
   decl decls[MAX_DECLS];
   int ndecls;
@@ -246,6 +244,18 @@ static char *trim(char *s) {
   return s;
 }
 
+/* A shared array's declaration, `.shared .align 4 .b8 name[N]` or `.extern .shared .align 16 .b8 name[]`, at module
+ * scope or (as nvcc writes a kernel's static one) inside the body; the grammar declares it at module scope. */
+static int shared_decl(form *f, char *s) {
+  char *br = strchr(s, '['), *nm = br;
+  if (!br || !strstr(s, ".b8")) return fail(f, "a shared declaration the grammar cannot spell: '%s'", s);
+  while (nm > s && is_ident_char((unsigned char)nm[-1])) nm--;
+  int dyn = strstr(s, ".extern") != NULL;
+  snprintf(f->shared_old[dyn], sizeof f->shared_old[dyn], "%.*s", (int)(br - nm), nm);
+  if (!dyn) f->shared_bytes = atol(br + 1);
+  return 0;
+}
+
 /* Statements of the body: instruction lines (index into text) and label positions. */
 typedef struct {
   char *text[MAX_LINES];
@@ -265,7 +275,7 @@ char *gasp_grammar_ptx_form(const gasp_target *t, const gasp_task *task, const c
     free(f), free(b), free(copy);
     return NULL;
   }
-  f->task = task, f->snippet = task->snippet, f->d = d;
+  f->snippet = task->snippet, f->d = d;
   int rc = 0, in_body = task->snippet, depth = 0, seen_entry = 0;
   /* pass 1: declarations, labels, shared variables and the statements, in order */
   for (char *line = copy, *next; line && !rc; line = next) {
@@ -278,13 +288,7 @@ char *gasp_grammar_ptx_form(const gasp_target *t, const gasp_task *task, const c
     if (!in_body) {
       if (!strncmp(s, ".version", 8) || !strncmp(s, ".target", 7) || !strncmp(s, ".address_size", 13)) continue;
       if (strstr(s, ".shared")) {
-        /* `.shared .align 4 .b8 name[N];` or `.extern .shared .align 16 .b8 name[];` at module scope */
-        char *br = strchr(s, '['), *nm = br;
-        if (!br || !strstr(s, ".b8")) { rc = fail(f, "a shared declaration the grammar cannot spell: '%s'", s); break; }
-        while (nm > s && is_ident_char((unsigned char)nm[-1])) nm--;
-        int dyn = strstr(s, ".extern") != NULL;
-        snprintf(f->shared_old[dyn], sizeof f->shared_old[dyn], "%.*s", (int)(br - nm), nm);
-        if (!dyn) f->shared_bytes = atol(br + 1);
+        rc = shared_decl(f, s);
         continue;
       }
       if (strstr(s, ".entry")) { seen_entry = 1; continue; }
@@ -314,12 +318,7 @@ char *gasp_grammar_ptx_form(const gasp_target *t, const gasp_task *task, const c
     s = trim(s);
     if (!strncmp(s, ".reg", 4)) { rc = add_decls(f, s); continue; }
     if (!task->snippet && strstr(s, ".shared") && strchr(s, '[') && strstr(s, ".b8")) {
-      /* nvcc declares a kernel's static shared array inside its body; the grammar at module scope */
-      char *br = strchr(s, '['), *nm = br;
-      while (nm > s && is_ident_char((unsigned char)nm[-1])) nm--;
-      int dyn = strstr(s, ".extern") != NULL;
-      snprintf(f->shared_old[dyn], sizeof f->shared_old[dyn], "%.*s", (int)(br - nm), nm);
-      if (!dyn) f->shared_bytes = atol(br + 1);
+      rc = shared_decl(f, s);
       continue;
     }
     if (!strncmp(s, ".pragma", 7) || !strncmp(s, ".loc", 4)) continue; /* hints to ptxas, no semantics */
@@ -356,28 +355,17 @@ char *gasp_grammar_ptx_form(const gasp_target *t, const gasp_task *task, const c
   gasp_str o;
   gasp_str_init(&o);
   if (!rc && task->snippet) {
-    for (int c = 0; c < GASP_GRAMMAR_NCLASSES; c++)
-      gasp_str_printf(&o, ".reg %s %s<%d>;\n", gasp_grammar_reg_classes[c].type, gasp_grammar_reg_classes[c].prefix,
-                      gasp_grammar_reg_classes[c].snippet_count);
+    gasp_grammar_ptx_decls(&o, 1);
     for (int i = 0; i < b->n && !rc; i++) {
       rc = instruction(f, b->text[i], &o);
       gasp_str_puts(&o, ";\n");
     }
   } else if (!rc) {
-    const gasp_ptx_arch *a = t->cc == 90 ? &gasp_ptx_sm90 : &gasp_ptx_sm89;
-    gasp_str_printf(&o, ".version %s\n.target %s\n.address_size 64\n\n", a->ptx_version, a->arch);
+    gasp_grammar_ptx_head(&o, t);
     if (task->level == 5) gasp_str_printf(&o, ".shared .align 16 .b8 smem[%ld];\n", f->shared_bytes > 0 ? f->shared_bytes : 16);
     if (strcmp(task->shared, "0")) gasp_str_puts(&o, ".extern .shared .align 16 .b8 dsmem[];\n");
-    gasp_str_printf(&o, ".visible .entry %s(\n", task->kernel);
-    for (int i = 0; i < task->nparams; i++) {
-      const gasp_param *p = &task->params[i];
-      gasp_str_printf(&o, "    .param %s %s%s\n", p->role == GASP_ROLE_SCALAR ? gasp_ptx_type(p->type) : ".u64", p->name,
-                      i + 1 < task->nparams ? "," : "");
-    }
-    gasp_str_puts(&o, ")\n{\n");
-    for (int c = 0; c < GASP_GRAMMAR_NCLASSES; c++)
-      gasp_str_printf(&o, "    .reg %s %s<%d>;\n", gasp_grammar_reg_classes[c].type, gasp_grammar_reg_classes[c].prefix,
-                      gasp_grammar_reg_classes[c].kernel_count);
+    gasp_grammar_ptx_entry(&o, task);
+    gasp_grammar_ptx_decls(&o, 0);
     for (int i = 0; i <= b->n && !rc; i++) {
       if (b->label_before[i]) gasp_str_printf(&o, "L%d:\n", b->label_before[i]);
       if (i == b->n) break;

@@ -175,6 +175,19 @@ R1(r_med3f, O(isnan(F(x)) || isnan(F(y)) || isnan(F(z)) ? fmin3nan(x, y, z) : fm
 
 #define ALL 7
 #define G10 6
+
+/* The f32 division sequence clang emits (-cl-fp32-correctly-rounded-divide-sqrt), wave64 (GFX9) then wave32: the
+ * assembly of the three fdiv cases below, which differ in their operand pools. */
+#define FDIV_SEQ                                                                                                    \
+  "v_div_scale_f32 v7, s[10:11], v2, v2, v1\nv_rcp_f32 v8, v7\n"                                                     \
+  "v_div_scale_f32 v9, vcc, v1, v2, v1\nv_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\n"                  \
+  "v_mul_f32 v12, v9, v8\nv_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\n"                              \
+  "v_fma_f32 v7, -v7, v12, v9\nv_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1",                    \
+  "v_div_scale_f32 v7, s10, v2, v2, v1\nv_rcp_f32 v8, v7\nv_div_scale_f32 v9, vcc_lo, v1, v2, v1\n"                \
+  "v_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\nv_mul_f32 v12, v9, v8\n"                                \
+  "v_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\nv_fma_f32 v7, -v7, v12, v9\n"                         \
+  "v_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1"
+
 static const op_case cases[] = {
     {"v_add_f32", POOL_F, ALL, "v_add_f32 v5, v1, v2", NULL, r_add_f32, -1, 0},
     {"v_sub_f32", POOL_F, ALL, "v_sub_f32 v5, v1, v2", NULL, r_sub_f32, -1, 0},
@@ -250,36 +263,15 @@ static const op_case cases[] = {
      "v_mov_b32_dpp v5, v1 row_shr:1 row_mask:0xf bank_mask:0xf\n"
      "v_mov_b32_dpp v6, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", NULL, r_dpp, -1, 1},
     {"vopd", POOL_F, 4, NULL, "v_dual_mul_f32 v5, v1, v2 :: v_dual_add_f32 v6, v2, v3", r_vopd, -1, 1},
-    {"fdiv sequence", POOL_F, ALL, "v_div_scale_f32 v7, s[10:11], v2, v2, v1\nv_rcp_f32 v8, v7\n"
-     "v_div_scale_f32 v9, vcc, v1, v2, v1\nv_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\n"
-     "v_mul_f32 v12, v9, v8\nv_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\n"
-     "v_fma_f32 v7, -v7, v12, v9\nv_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1",
-     "v_div_scale_f32 v7, s10, v2, v2, v1\nv_rcp_f32 v8, v7\nv_div_scale_f32 v9, vcc_lo, v1, v2, v1\n"
-     "v_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\nv_mul_f32 v12, v9, v8\n"
-     "v_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\nv_fma_f32 v7, -v7, v12, v9\n"
-     "v_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1", r_div, -1, 0},
+    {"fdiv sequence", POOL_F, ALL, FDIV_SEQ, r_div, -1, 0},
     /* the same sequence on quotients below FLT_MIN (-FLT_MIN / 1.5 is 0x80555555), where v_div_scale scales the
      * numerator and v_div_fmas scales back */
-    {"fdiv, denormal quotients", POOL_FDQ, ALL, "v_div_scale_f32 v7, s[10:11], v2, v2, v1\nv_rcp_f32 v8, v7\n"
-     "v_div_scale_f32 v9, vcc, v1, v2, v1\nv_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\n"
-     "v_mul_f32 v12, v9, v8\nv_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\n"
-     "v_fma_f32 v7, -v7, v12, v9\nv_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1",
-     "v_div_scale_f32 v7, s10, v2, v2, v1\nv_rcp_f32 v8, v7\nv_div_scale_f32 v9, vcc_lo, v1, v2, v1\n"
-     "v_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\nv_mul_f32 v12, v9, v8\n"
-     "v_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\nv_fma_f32 v7, -v7, v12, v9\n"
-     "v_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1", r_div, -1, 0},
+    {"fdiv, denormal quotients", POOL_FDQ, ALL, FDIV_SEQ, r_div, -1, 0},
     /* operands of every exponent: tiny numerators over huge denominators (quotients that round to 0), huge over
      * tiny (overflow), denormal quotients. Before the emulator read v_div_scale's "denormal" tests before
      * rounding and scaled a huge denominator down, these gave inf for 0 or 1e30, and v_div_fmas rounded twice
      * (one ulp off on denormal quotients, g_ew_op_108) */
-    {"fdiv, any exponents", POOL_FDX, ALL, "v_div_scale_f32 v7, s[10:11], v2, v2, v1\nv_rcp_f32 v8, v7\n"
-     "v_div_scale_f32 v9, vcc, v1, v2, v1\nv_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\n"
-     "v_mul_f32 v12, v9, v8\nv_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\n"
-     "v_fma_f32 v7, -v7, v12, v9\nv_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1",
-     "v_div_scale_f32 v7, s10, v2, v2, v1\nv_rcp_f32 v8, v7\nv_div_scale_f32 v9, vcc_lo, v1, v2, v1\n"
-     "v_fma_f32 v12, -v7, v8, 1.0\nv_fma_f32 v8, v12, v8, v8\nv_mul_f32 v12, v9, v8\n"
-     "v_fma_f32 v13, -v7, v12, v9\nv_fma_f32 v12, v13, v8, v12\nv_fma_f32 v7, -v7, v12, v9\n"
-     "v_div_fmas_f32 v7, v7, v8, v12\nv_div_fixup_f32 v5, v7, v2, v1", r_div, -1, 0},
+    {"fdiv, any exponents", POOL_FDX, ALL, FDIV_SEQ, r_div, -1, 0},
     {"sdwa", POOL_I, 3, "v_mov_b32 v5, v3\nv_add_u32_sdwa v5, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
      "src0_sel:BYTE_1 src1_sel:WORD_0\nv_mov_b32_sdwa v6, sext(v1) dst_sel:DWORD src0_sel:BYTE_3",
      "v_mov_b32 v5, v3\nv_add_nc_u32_sdwa v5, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 "
