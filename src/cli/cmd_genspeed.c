@@ -19,8 +19,8 @@ typedef struct {
 
 /* a - b, field by field, for the totals (the cache's size is a level, kept from a) */
 static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
-  a.steps -= b->steps, a.tokens -= b->tokens, a.masks -= b->masks, a.mask_hits -= b->mask_hits;
-  a.prompt_s -= b->prompt_s, a.decode_s -= b->decode_s, a.sample_s -= b->sample_s, a.gcheck_s -= b->gcheck_s;
+  a.steps -= b->steps, a.tokens -= b->tokens, a.masks -= b->masks, a.mask_hits -= b->mask_hits, a.allowed -= b->allowed;
+  a.prompt_s -= b->prompt_s, a.decode_s -= b->decode_s, a.wait_s -= b->wait_s, a.sample_s -= b->sample_s, a.gcheck_s -= b->gcheck_s;
   a.gmask_s -= b->gmask_s, a.gaccept_s -= b->gaccept_s;
   return a;
 }
@@ -92,17 +92,21 @@ static void print_breakdown(const speed_row *rows, int n) {
   int any = 0;
   for (int i = 0; i < n; i++) any |= rows[i].have_stats && rows[i].st.steps > 0;
   if (!any) return;
-  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %8s %7s %8s %6s %8s %6s %9s\n", "grammar", "parallel", "steps",
-         "prompt", "decode", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%", "cache KiB");
+  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %7s %8s %7s %8s %6s %8s %6s %8s %9s\n", "grammar", "parallel",
+         "steps", "prompt", "decode", "wait", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%",
+         "allowed", "cache KiB");
   for (int i = 0; i < n; i++) {
     const gasp_gen_stats *s = &rows[i].st;
     if (!rows[i].have_stats || s->steps <= 0) continue;
     double k = 1000.0 / (double)s->steps;
-    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->sample_s - s->gcheck_s - s->gmask_s - s->gaccept_s;
-    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %9.0f\n", row_name(&rows[i]),
-           rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->sample_s * k, s->gcheck_s * k, s->gmask_s * k,
+    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->wait_s - s->sample_s - s->gcheck_s - s->gmask_s -
+                   s->gaccept_s;
+    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %8.0f %9.0f\n",
+           row_name(&rows[i]), rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->wait_s * k, s->sample_s * k,
+           s->gcheck_s * k, s->gmask_s * k,
            s->gaccept_s * k, other * k, (double)s->masks / (double)s->steps,
-           s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0, s->cache_bytes / 1024.0);
+           s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0,
+           s->masks ? (double)s->allowed / (double)s->masks : 0.0, s->cache_bytes / 1024.0);
   }
 }
 
@@ -129,9 +133,12 @@ int cmd_genspeed(int argc, char **argv) {
                         "Sampling runs at temperature 1 with a fresh seed per round. Sequences end early when the "
                         "model (or the grammar) ends them, so the table gives tokens actually generated.\n"
                         "A second table splits each step (one decode of every running sequence) into milliseconds of "
-                        "decode, sampling, grammar check (the drawn token, cache lookups, prefilter), grammar mask "
-                        "(cache misses over the vocabulary) and grammar accept, with the masks needed per step and "
-                        "the share found in the cache.\n"
+                        "decode (building and launching it), wait (for its logits: the model finishing), sampling, "
+                        "grammar check (cache lookups, the allowed tokens listed, prefilter), grammar mask (cache "
+                        "misses over the vocabulary) and grammar accept, with the masks needed per step and the "
+                        "share found in the cache, and the allowed tokens per mask (the draw's candidates).\n"
+                        "Last, the sampler alone against the llama.cpp sampler chain it replaced, on the same random "
+                        "logits.\n"
                         "Make a model to measure with 'gasp mkmodel --size 100m -o m.gguf' (random weights).",
                         opts};
   const char *pos[1];
@@ -195,6 +202,16 @@ int cmd_genspeed(int argc, char **argv) {
            rows[i].tokens, rows[i].seconds, tps, tps / rows[i].parallel, base > 0 ? tps / base : 0);
   }
   print_breakdown(rows, n);
+#ifdef GASP_HAVE_LLAMA
+  /* the sampler alone, side by side with the llama.cpp chain it replaced (one thread, the model's vocabulary
+   * size is what matters: 32000 for llama-spm) */
+  for (int k = 0; k < 2; k++) {
+    double ours, theirs, temp = k ? 0.7 : 1.0, top_p = k ? 0.95 : 1.0;
+    gasp_llama_sampler_bench(32000, 400, temp, top_p, &ours, &theirs);
+    printf("%ssampler alone, 32000 tokens, temperature %.1f top-p %.2f: gasp %.1f us/token, llama.cpp chain %.1f us/token "
+           "(%.1fx)\n", k ? "" : "\n", temp, top_p, ours, theirs, ours > 0 ? theirs / ours : 0);
+  }
+#endif
   if (gon && goff) {
     for (int nc = 0; nc < 2; nc++) {
       int any = 0;

@@ -75,13 +75,15 @@ typedef struct {
 typedef struct {
   long steps, tokens;      /* decode steps after the prompt; tokens sampled in them */
   double prompt_s;         /* the prompts' decodes */
-  double decode_s;         /* the steps' decodes (the model) */
-  double sample_s;         /* the sampler chain: the first draw, accept, log-probabilities */
-  double gcheck_s;         /* the grammar on the drawn token, the mask cache's lookups, the first-byte prefilter */
-  double gmask_s;          /* the grammar over the prefilter's candidates (cache misses), storing, the second draw */
+  double decode_s;         /* the steps' decodes (llama_decode: building and launching the step) */
+  double wait_s;           /* waiting for the steps' logits (the model finishing the step) */
+  double sample_s;         /* the sampler: the draws, log-probabilities */
+  double gcheck_s;         /* the mask cache's lookups and the allowed tokens listed, the first-byte prefilter */
+  double gmask_s;          /* the grammar over the prefilter's candidates (cache misses), storing the mask */
   double gaccept_s;        /* the grammar advancing over the chosen tokens */
-  long masks;              /* draws the grammar rejected: a mask of the allowed tokens was needed */
+  long masks;              /* tokens drawn under a grammar: each needs the mask of allowed tokens */
   long mask_hits;          /* of those, masks found in the cache */
+  long allowed;            /* the tokens those masks allowed, summed (the draws' candidates) */
   long cache_entries;      /* masks cached now, and their memory */
   size_t cache_bytes;
 } gasp_gen_stats;
@@ -101,6 +103,12 @@ struct gasp_backend {
 };
 
 void gasp_answer_free(gasp_answer *a);
+
+#ifdef GASP_HAVE_LLAMA
+/* The llama backend's sampler (sample.h) against the llama.cpp chain it replaced, side by side on the same
+ * random logits of an nv-token vocabulary: microseconds per token for each (temperature, top-p as given). */
+void gasp_llama_sampler_bench(int nv, int iters, double temperature, double top_p, double *ours_us, double *llama_us);
+#endif
 
 /* Opens a backend by name. Returns NULL with a message in err when the name is unknown or it cannot start. */
 gasp_backend *gasp_backend_open(const char *name, const gasp_backend_opts *o, char *err, size_t errcap);

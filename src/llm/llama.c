@@ -3,10 +3,14 @@
  *  - several samples of one prompt are decoded as parallel sequences in one batch, the prompt's KV cells
  *    shared by all of them (a unified KV cache), for throughput;
  *  - decoding under the target's GBNF grammar (target->grammar), so answers are well-formed by construction.
- *    The grammar is checked on the sampled token first and applied to the whole vocabulary only when that
- *    token is rejected (what llama.cpp's common sampler does): masking ~150k candidates per token is the
- *    cost llama.cpp users measured at up to 37%. The mask of each grammar state is computed once and cached
- *    (grammar_cache.h): the grammar returns to the same few states at every line and operand;
+ *    Each token is drawn from the tokens the grammar allows (the exact constrained distribution, not
+ *    llama.cpp's common sampler's shortcut of checking a token drawn from the whole vocabulary, which
+ *    differs once top-k/top-p truncate). Masking the whole vocabulary per token is the cost llama.cpp users
+ *    measured at up to 37%; here the mask of each grammar state is computed once and cached
+ *    (grammar_cache.h), since the grammar returns to the same few states at every line and operand, and a
+ *    cached mask makes the draw cheaper than one over the whole vocabulary;
+ *  - our own sampler (sample.h), which reads the logits in place instead of building llama.cpp's candidate
+ *    array of the whole vocabulary for each token;
  *  - per-token log-probabilities with the top 5 alternatives.
  * llama.cpp's own log lines are kept (last few, for error messages) and printed only with GASP_LLAMA_VERBOSE. */
 #define _GNU_SOURCE
@@ -25,6 +29,7 @@
 #include "backend.h"
 #include "grammar_cache.h"
 #include "llama.h"
+#include "sample.h"
 
 #define LOG_KEEP 2048
 #define PROMPT_CTX_DEFAULT 4096
@@ -183,37 +188,23 @@ static void token_logprob(const llama_state *s, const float *logits, int nv, lla
 }
 
 typedef struct {
-  struct llama_sampler *chain;
+  gasp_sampler smp;
+  gasp_sample_buf buf;     /* the sampler's scratch */
   gasp_gstate *grammar;
   gasp_str text;
   gasp_tok_logprob *lp;
   int nlp, caplp;
   int tokens, done, truncated, batch_idx;
   llama_token tok;
-  int need_full;           /* the grammar rejected the chain's token: sample again from the allowed ones */
-  int hit;                 /* their mask came from the cache */
+  int hit;                 /* the mask of the grammar's state came from the cache */
   const float *logits;
-  llama_token_data *cand;  /* this sequence's candidates, one per vocabulary entry */
-  llama_token_data *sub;   /* the prefilter's candidates for the grammar, then the allowed tokens */
+  llama_token_data *sub;   /* on a cache miss, the prefilter's candidates for the grammar */
   int nsub;
+  int32_t *aid;            /* the tokens the grammar allows, in vocabulary order, and their logits */
+  float *alog;
+  int nallow;
   uint64_t *bits;          /* a cached mask */
 } seq_state;
-
-static struct llama_sampler *make_chain(const gasp_gen_params *p, uint32_t seed) {
-  struct llama_sampler_chain_params cp = llama_sampler_chain_default_params();
-  cp.no_perf = true;
-  struct llama_sampler *c = llama_sampler_chain_init(cp);
-  if (p->temperature <= 0) {
-    llama_sampler_chain_add(c, llama_sampler_init_greedy());
-    return c;
-  }
-  if (p->top_k > 0) llama_sampler_chain_add(c, llama_sampler_init_top_k(p->top_k));
-  if (p->top_p > 0 && p->top_p < 1) llama_sampler_chain_add(c, llama_sampler_init_top_p((float)p->top_p, 1));
-  if (p->min_p > 0) llama_sampler_chain_add(c, llama_sampler_init_min_p((float)p->min_p, 1));
-  llama_sampler_chain_add(c, llama_sampler_init_temp((float)p->temperature));
-  llama_sampler_chain_add(c, llama_sampler_init_dist(seed));
-  return c;
-}
 
 /* A fork-join pool for sampling. Between two decode steps the GPU (or llama.cpp's own threads) sits idle
  * while every sequence is sampled; with a grammar whose mask must be computed over the whole vocabulary
@@ -301,46 +292,33 @@ static void fj_close(fj_pool *p) {
 }
 
 /* One decode step's sampling over every running sequence, in phases (each timed for gasp genspeed):
- *  A (per sequence)      the chain alone samples a token;
- *  G (per sequence)      a grammar checks just that token; where it rejects it, the mask of allowed tokens
- *                        comes from the cache when this grammar state was met before, else the first-byte
- *                        prefilter leaves the candidates for the grammar;
- *  B (per sequence x slice) on a cache miss, the grammar masks those candidates, in slices;
- *  C (per sequence)      a miss's mask goes into the cache; the chain samples again from the allowed tokens;
- *  D (per sequence)      the grammar accepts the token; then the chain, and log-probabilities.
- * This is what llama.cpp's common sampler does for one sequence (grammar second), spread over the cores. */
+ *  G (per sequence)      under a grammar: the mask of its state from the cache, as the list of allowed tokens;
+ *                        on a miss, the first-byte prefilter leaves the candidates for the grammar;
+ *  B (per sequence x slice) on a miss, the grammar masks those candidates, in slices;
+ *  C (per sequence)      a miss's mask goes into the cache, its allowed tokens into the list;
+ *  S (per sequence)      the draw: from the allowed tokens, or from the whole vocabulary without a grammar;
+ *  A (per sequence)      the grammar accepts the token;
+ *  L (per sequence)      log-probabilities, when asked for. */
 typedef struct {
   llama_state *s;
   seq_state **run;   /* the sequences sampled this step */
   int nrun, nv, slices;
 } step_ctx;
 
-static void phase_a(void *c, int i) {
-  step_ctx *k = c;
-  seq_state *q = k->run[i];
-  for (int v = 0; v < k->nv; v++) q->cand[v] = (llama_token_data){v, q->logits[v], 0.0f};
-  llama_token_data_array arr = {q->cand, (size_t)k->nv, -1, false};
-  llama_sampler_apply(q->chain, &arr);
-  q->tok = arr.data[arr.selected].id;
-  q->need_full = q->hit = 0;
-}
-
 static void phase_g(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
-  if (!q->grammar || gasp_gstate_allows(q->grammar, q->tok)) return;
-  q->need_full = 1;
+  q->nallow = q->nsub = 0;
   q->hit = gasp_gcache_get(k->s->gcache, q->grammar, q->bits);
   if (!q->hit) {
     q->nsub = (int)gasp_gstate_prefilter(q->grammar, q->logits, q->sub);
     return;
   }
-  q->nsub = 0;
   size_t words = gasp_gcache_mask_words(k->s->gcache);
   for (size_t w = 0; w < words; w++)
     for (uint64_t m = q->bits[w]; m; m &= m - 1) {
       int v = (int)(w * 64 + (unsigned)__builtin_ctzll(m));
-      q->sub[q->nsub++] = (llama_token_data){v, q->logits[v], 0.0f};
+      q->aid[q->nallow] = v, q->alog[q->nallow++] = q->logits[v];
     }
 }
 
@@ -348,7 +326,7 @@ static void phase_b(void *c, int item) {
   step_ctx *k = c;
   /* items enumerate (sequence, slice); only cache misses have work here */
   seq_state *q = k->run[item / k->slices];
-  if (!q->need_full || q->hit) return;
+  if (q->hit) return;
   int sl = item % k->slices, per = (q->nsub + k->slices - 1) / k->slices, lo = sl * per,
       hi = lo + per < q->nsub ? lo + per : q->nsub;
   if (lo >= hi) return;
@@ -359,45 +337,37 @@ static void phase_b(void *c, int item) {
 static void phase_c(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
-  if (!q->need_full) return;
-  if (!q->hit) {
-    gasp_gcache_put(k->s->gcache, q->grammar, q->sub, (size_t)q->nsub);
-    /* keep the allowed tokens only, as a cache hit gives them: the draw must not depend on whether this
-     * state's mask was cached (it does not either way for the samplers used: rejected tokens have p = 0) */
-    int n = 0;
-    for (int v = 0; v < q->nsub; v++)
-      if (!(isinf(q->sub[v].logit) && q->sub[v].logit < 0)) q->sub[n++] = q->sub[v];
-    q->nsub = n;
-  }
-  if (!q->nsub) { /* the grammar allows nothing (it cannot end here either): stop this sequence */
-    q->tok = -1;
-    return;
-  }
-  /* the allowed tokens in vocabulary order: every other token has probability 0, so the draw is the one the
-   * full array would give */
-  llama_token_data_array arr = {q->sub, (size_t)q->nsub, -1, false};
-  llama_sampler_apply(q->chain, &arr);
-  q->tok = arr.data[arr.selected].id;
+  if (q->hit) return;
+  gasp_gcache_put(k->s->gcache, q->grammar, q->sub, (size_t)q->nsub);
+  /* the allowed tokens, in vocabulary order as a cache hit lists them: the draw must not depend on whether
+   * this state's mask was cached */
+  for (int v = 0; v < q->nsub; v++)
+    if (!(isinf(q->sub[v].logit) && q->sub[v].logit < 0)) q->aid[q->nallow] = q->sub[v].id, q->alog[q->nallow++] = q->sub[v].logit;
 }
 
-static void phase_d_grammar(void *c, int i) {
+static void phase_s(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  /* under a grammar that allows nothing (it cannot end here either) the sequence stops: tok -1 */
+  q->tok = q->grammar ? gasp_sampler_draw(&q->smp, q->alog, q->aid, q->nallow, &q->buf)
+                      : gasp_sampler_draw(&q->smp, q->logits, NULL, k->nv, &q->buf);
+}
+
+static void phase_a(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
   if (q->tok >= 0 && q->grammar) gasp_gstate_accept(q->grammar, q->tok);
 }
 
-static void phase_d(void *c, int i) {
+static void phase_l(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
   if (q->tok < 0) return;
-  llama_sampler_accept(q->chain, q->tok);
-  if (k->s->logprobs) {
-    if (q->nlp == q->caplp) {
-      q->caplp = q->caplp ? 2 * q->caplp : 256;
-      q->lp = realloc(q->lp, (size_t)q->caplp * sizeof *q->lp);
-    }
-    token_logprob(k->s, q->logits, k->nv, q->tok, &q->lp[q->nlp++]);
+  if (q->nlp == q->caplp) {
+    q->caplp = q->caplp ? 2 * q->caplp : 256;
+    q->lp = realloc(q->lp, (size_t)q->caplp * sizeof *q->lp);
   }
+  token_logprob(k->s, q->logits, k->nv, q->tok, &q->lp[q->nlp++]);
 }
 
 /* fj_run, its wall time added to *acc */
@@ -496,7 +466,7 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
   seq_state *qs = calloc((size_t)n, sizeof *qs);
   for (int q = 0; q < n; q++) {
     uint64_t seed = p->seed + (uint64_t)(first + q) + 7919u * (uint64_t)p->turn; /* as the openai backend */
-    qs[q].chain = make_chain(p, (uint32_t)(seed ^ (seed >> 32)));
+    gasp_sampler_init(&qs[q].smp, p->temperature, p->top_p, p->min_p, p->top_k, seed);
     gasp_str_init(&qs[q].text);
     qs[q].batch_idx = batch.n_tokens - 1;
     if (s->grammar && s->gcache && !(qs[q].grammar = gasp_gstate_new(s->gcache)) && !rc) {
@@ -505,39 +475,46 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     }
   }
   if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
-  for (int q = 0; q < n; q++) {
-    qs[q].cand = malloc((size_t)nv * sizeof *qs[q].cand);
+  for (int q = 0; q < n && !rc; q++) {
+    if (gasp_sample_buf_reserve(&qs[q].buf, nv)) rc = -1;
     if (qs[q].grammar) {
       qs[q].sub = malloc((size_t)nv * sizeof *qs[q].sub);
+      qs[q].aid = malloc((size_t)nv * sizeof *qs[q].aid);
+      qs[q].alog = malloc((size_t)nv * sizeof *qs[q].alog);
       qs[q].bits = malloc(gasp_gcache_mask_words(s->gcache) * sizeof *qs[q].bits);
+      if (!qs[q].sub || !qs[q].aid || !qs[q].alog || !qs[q].bits) rc = -1;
     }
+    if (rc) gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for %d sequences' sampling", n);
   }
   seq_state **run = calloc((size_t)n, sizeof *run);
   step_ctx sc = {s, run, 0, nv, s->threads > 1 ? s->threads : 1};
   int active = rc ? 0 : n;
   for (int step = 0; active > 0; step++) {
     sc.nrun = 0;
+    gasp_gen_stats *st = &s->stats;
+    double tw = gasp_now_s(); /* the logits of the last decode: the wait for the model to finish the step */
     for (int q = 0; q < n; q++)
       if (!qs[q].done) {
         qs[q].logits = llama_get_logits_ith(s->ctx, qs[q].batch_idx);
         run[sc.nrun++] = &qs[q];
       }
-    gasp_gen_stats *st = &s->stats;
-    timed_run(s->pool, sc.nrun, phase_a, &sc, &st->sample_s);
+    st->wait_s += gasp_now_s() - tw;
     if (s->gcache) {
       timed_run(s->pool, sc.nrun, phase_g, &sc, &st->gcheck_s);
       int misses = 0;
-      for (int i = 0; i < sc.nrun; i++) {
-        st->masks += run[i]->need_full, st->mask_hits += run[i]->hit;
-        misses += run[i]->need_full && !run[i]->hit;
+      for (int i = 0; i < sc.nrun; i++) st->mask_hits += run[i]->hit, misses += !run[i]->hit;
+      st->masks += sc.nrun;
+      /* the mask work only when some sequence missed the cache: waking the pool for nothing cost about as
+       * much as the rest of the grammar's step for one sequence */
+      if (misses) {
+        timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
+        timed_run(s->pool, sc.nrun, phase_c, &sc, &st->gmask_s);
       }
-      /* the sliced mask work only when some sequence missed the cache: waking the pool for nothing cost about
-       * as much as the rest of the grammar's step for one sequence */
-      if (misses) timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
-      timed_run(s->pool, sc.nrun, phase_c, &sc, &st->gmask_s);
-      timed_run(s->pool, sc.nrun, phase_d_grammar, &sc, &st->gaccept_s);
     }
-    timed_run(s->pool, sc.nrun, phase_d, &sc, &st->sample_s);
+    timed_run(s->pool, sc.nrun, phase_s, &sc, &st->sample_s);
+    for (int i = 0; s->gcache && i < sc.nrun; i++) st->allowed += run[i]->nallow;
+    if (s->gcache) timed_run(s->pool, sc.nrun, phase_a, &sc, &st->gaccept_s);
+    if (s->logprobs) timed_run(s->pool, sc.nrun, phase_l, &sc, &st->sample_s);
     st->steps++;
     st->tokens += sc.nrun;
     batch.n_tokens = 0;
@@ -585,7 +562,7 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
       break;
     }
   }
-  for (int q = 0; q < n; q++) free(qs[q].cand), free(qs[q].sub), free(qs[q].bits);
+  for (int q = 0; q < n; q++) free(qs[q].sub), free(qs[q].aid), free(qs[q].alog), free(qs[q].bits), gasp_sample_buf_free(&qs[q].buf);
   free(run);
   llama_batch_free(batch);
   double secs = gasp_now_s() - t0;
@@ -604,7 +581,6 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     }
     gasp_str_free(&qs[q].text);
     free(qs[q].lp);
-    llama_sampler_free(qs[q].chain);
     gasp_gstate_free(qs[q].grammar);
   }
   free(qs);
@@ -667,6 +643,45 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
   *out = s->cache[0];
   memset(&s->cache[0], 0, sizeof *out);
   return 0;
+}
+
+void gasp_llama_sampler_bench(int nv, int iters, double temperature, double top_p, double *ours_us, double *llama_us) {
+  float *logits = malloc((size_t)nv * sizeof *logits);
+  llama_token_data *cand = malloc((size_t)nv * sizeof *cand);
+  uint64_t x = 88172645463325252ULL;
+  gasp_sample_buf buf = {0};
+  gasp_sampler smp;
+  gasp_sampler_init(&smp, temperature, top_p, 0, 0, 1);
+  struct llama_sampler_chain_params cp = llama_sampler_chain_default_params();
+  cp.no_perf = true;
+  struct llama_sampler *chain = llama_sampler_chain_init(cp);
+  if (top_p > 0 && top_p < 1) llama_sampler_chain_add(chain, llama_sampler_init_top_p((float)top_p, 1));
+  llama_sampler_chain_add(chain, llama_sampler_init_temp((float)temperature));
+  llama_sampler_chain_add(chain, llama_sampler_init_dist(1));
+  double t_ours = 0, t_llama = 0;
+  long sink = 0;
+  for (int it = 0; it < iters; it++) {
+    /* fresh logits each token, a model-like spread of about 12 with a few tokens above it */
+    for (int v = 0; v < nv; v++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      logits[v] = (float)((double)(x >> 11) * 0x1.0p-53 * 12.0 - 6.0) + (v % 997 == 0 ? 8.0f : 0.0f);
+    }
+    double t0 = gasp_now_s();
+    sink += gasp_sampler_draw(&smp, logits, NULL, nv, &buf);
+    double t1 = gasp_now_s();
+    /* what llama.c did before: the candidate array of the whole vocabulary, then the chain */
+    for (int v = 0; v < nv; v++) cand[v] = (llama_token_data){v, logits[v], 0.0f};
+    llama_token_data_array arr = {cand, (size_t)nv, -1, false};
+    llama_sampler_apply(chain, &arr);
+    sink += arr.data[arr.selected].id;
+    double t2 = gasp_now_s();
+    t_ours += t1 - t0, t_llama += t2 - t1;
+  }
+  (void)sink;
+  *ours_us = 1e6 * t_ours / iters, *llama_us = 1e6 * t_llama / iters;
+  llama_sampler_free(chain);
+  gasp_sample_buf_free(&buf);
+  free(logits), free(cand);
 }
 
 static void llama_stats(gasp_backend *b, gasp_gen_stats *out) {
