@@ -40,6 +40,7 @@ static int copy_file(const char *from, const char *to) {
 typedef struct {
   const char *target, *glob, *max_tokens, *samples, *seed;
   int grammar;
+  const char *level; /* NULL: every level */
 } bench_args;
 
 /* one bench run of `model` into `out` (fresh), then its pass counts and passing pairs */
@@ -58,6 +59,7 @@ static int bench_round(const bench_args *ba, const char *model, const char *out,
   a[n++] = "--max-tokens", a[n++] = (char *)ba->max_tokens;
   a[n++] = "--grammar", a[n++] = ba->grammar ? "on" : "off";
   a[n++] = "--no-time";
+  if (ba->level) a[n++] = "--level", a[n++] = (char *)ba->level;
   a[n++] = "-q";
   for (int i = 0; ctx_arg[i]; i++) a[n++] = ctx_arg[i];
   a[n++] = "-o", a[n++] = (char *)out;
@@ -72,7 +74,8 @@ static void print_progress(const char *m) { fprintf(stderr, "gasp tune: finetune
 int cmd_tune(int argc, char **argv) {
   const char *model = NULL, *out = NULL, *target = NULL, *tasks_dir = NULL, *trainer = NULL, *glob = "*",
              *extra_pairs = NULL;
-  int rounds = 1, samples = 8, epochs = 2, n_ctx = 256, seed = 1, max_tokens = 512, threads = 0;
+  int rounds = 1, samples = 8, epochs = 2, n_ctx = 256, seed = 1, max_tokens = 512, threads = 0, pairs_only = 0,
+      level = -1;
   double lr = 1e-4;
   gasp_opt opts[] = {
       {"model", 'm', OPT_STR, "M.gguf", "the model to improve, llama architecture (required)", &model},
@@ -82,10 +85,13 @@ int cmd_tune(int argc, char **argv) {
       {"tasks-dir", 0, OPT_STR, "DIR", "task files to generate on (default the suite's; keep the benchmark's own "
                                        "tasks out of training for honest scores)", &tasks_dir},
       {"tasks", 0, OPT_STR, "GLOB", "task ids (default all)", &glob},
+      {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
       {"rounds", 0, OPT_INT, "R", "generate-verify-train rounds (default 1)", &rounds},
       {"samples", 'k', OPT_INT, "K", "samples per task and round (default 8)", &samples},
       {"max-tokens", 0, OPT_INT, "N", "tokens per answer (default 512)", &max_tokens},
       {"pairs", 0, OPT_STR, "FILE", "verified pairs (gasp corpus JSONL) added to the training data of every round", &extra_pairs},
+      {"pairs-only", 0, OPT_FLAG, NULL, "train on --pairs alone, not on the model's own passing answers: the lift the "
+                                        "given pairs bring to tasks they do not contain (held-out)", &pairs_only},
       {"trainer", 0, OPT_STR, "CMD", "an external trainer instead of 'gasp train finetune': words split on spaces, no "
                                      "shell; run as CMD --model CUR.gguf --data PREPARED_DIR -o NEXT.gguf", &trainer},
       {"epochs", 0, OPT_INT, "E", "finetune epochs per round (default 2)", &epochs},
@@ -110,7 +116,8 @@ int cmd_tune(int argc, char **argv) {
   if (rc) return rc < 0 ? 0 : rc;
 #ifndef GASP_HAVE_LLAMA
   (void)model, (void)out, (void)target, (void)tasks_dir, (void)trainer, (void)glob, (void)extra_pairs, (void)rounds;
-  (void)samples, (void)epochs, (void)n_ctx, (void)seed, (void)max_tokens, (void)threads, (void)lr;
+  (void)samples, (void)epochs, (void)n_ctx, (void)seed, (void)max_tokens, (void)threads, (void)lr, (void)pairs_only;
+  (void)level;
   gasp_cli_error("tune", "this gasp was built without llama.cpp (run tools/llama-build.sh, then rebuild)");
   return GASP_EXIT_ENV;
 #else
@@ -120,6 +127,14 @@ int cmd_tune(int argc, char **argv) {
   }
   if (rounds < 1 || rounds > 100 || samples < 1 || samples > 1000 || max_tokens < 1 || epochs < 1 || !(lr > 0)) {
     gasp_cli_error("tune", "--rounds 1..100, --samples 1..1000, --max-tokens, --epochs and --lr positive");
+    return GASP_EXIT_USAGE;
+  }
+  if (level > 7) {
+    gasp_cli_error("tune", "--level 0..7");
+    return GASP_EXIT_USAGE;
+  }
+  if (pairs_only && !extra_pairs) {
+    gasp_cli_error("tune", "--pairs-only needs --pairs FILE");
     return GASP_EXIT_USAGE;
   }
   const gasp_target *t = cli_target("tune", target);
@@ -162,7 +177,9 @@ int cmd_tune(int argc, char **argv) {
   snprintf(mts, sizeof mts, "%d", max_tokens);
   snprintf(cs, sizeof cs, "%d", n_ctx > 4096 ? n_ctx : 4096);
   char *ctx_arg[] = {"--ctx", cs, NULL};
-  bench_args ba = {t->name, glob, mts, ks, ss, t->grammar != NULL};
+  char ls[16];
+  snprintf(ls, sizeof ls, "%d", level);
+  bench_args ba = {t->name, glob, mts, ks, ss, t->grammar != NULL, level >= 0 ? ls : NULL};
   char cur[4300], res[4300];
   snprintf(cur, sizeof cur, "%s", model);
   snprintf(res, sizeof res, "%s/bench-0.jsonl", work);
@@ -186,7 +203,9 @@ int cmd_tune(int argc, char **argv) {
     snprintf(prep, sizeof prep, "%s/prep-%d", work, r);
     snprintf(next, sizeof next, "%s/model-%d.gguf", work, r);
     const char *inputs[2] = {pairs, extra_pairs};
-    gasp_prepare_opts po = {model, inputs, extra_pairs ? 2 : 1, prep, n_ctx > 4096 ? n_ctx : 4096, NULL, NULL};
+    /* --pairs-only: the given pairs alone (the answers kept still go to M2.pairs.jsonl, unused) */
+    gasp_prepare_opts po = {model, pairs_only ? inputs + 1 : inputs, pairs_only ? 1 : extra_pairs ? 2 : 1, prep,
+                            n_ctx > 4096 ? n_ctx : 4096, NULL, NULL};
     gasp_prepare_stats pst;
     int trained = 0;
     const char *note = "";

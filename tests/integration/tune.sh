@@ -71,6 +71,17 @@ a = open(d + "/trainer-args").read().split("\n")[:-1]
 assert a[:2] == ["--flag", "a;b"], a
 assert a[2] == "--model" and a[3].endswith("tiny.gguf") and a[4] == "--data" and a[5].endswith("t3.tune/prep-1") and a[6] == "-o", a
 PY
+# --pairs-only: the trainer's data is the given pairs alone (two seed pairs, two samples)
+expect_rc 2 "--level out of range" "$GASP" tune --model "$TMP/tiny.gguf" -o "$TMP/t5.gguf" --target r300 --level 9
+expect_rc 2 "--pairs-only without --pairs" "$GASP" tune --model "$TMP/tiny.gguf" -o "$TMP/t5.gguf" --target r300 --pairs-only
+expect_rc 0 "tune --pairs-only" "$GASP" tune --model "$TMP/tiny.gguf" -o "$TMP/t6.gguf" --target r300 --tasks arb_clamp \
+  --samples 1 --max-tokens 8 --pairs "$TMP/seed.jsonl" --pairs-only --trainer "$TMP/fake-trainer.sh"
+"$PY" - "$TMP" <<'PY' && ok || bad "--pairs-only trains on the given pairs"
+import json, sys
+d = sys.argv[1]
+ix = json.load(open(d + "/t6.tune/prep-1/index.json"))
+assert len(ix["samples"]) == 2, ix["samples"]
+PY
 # nothing passes and no --pairs: nothing to learn, the model is kept and the record says so
 expect_rc 0 "tune with nothing to learn" "$GASP" tune --model "$TMP/tiny.gguf" -o "$TMP/t4.gguf" --target r300 \
   --tasks arb_clamp --samples 1 --max-tokens 8
