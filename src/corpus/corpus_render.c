@@ -329,7 +329,7 @@ notes:;
     gasp_str_puts(s, "; no other operations may be fused or reordered. Denormals are preserved (no flush to zero).");
     if (c.fop[GASP_MOP_SQRT] || c.fop[GASP_MOP_DIV])
       gasp_str_puts(s, " Division and sqrt are the IEEE 754 correctly rounded operations, not approximations.");
-    if (c.fop[GASP_MOP_MIN] || c.fop[GASP_MOP_MAX]) gasp_str_puts(s, " min and max return the other operand when one is NaN.");
+    if (c.fop[GASP_MOP_MIN] || c.fop[GASP_MOP_MAX]) gasp_str_puts(s, " min and max return the other operand when one is NaN, and -0 is below +0.");
     if (c.fop[GASP_MOP_LRP]) gasp_str_puts(s, " lrp(t, x, y) = y + t * (x - y), three rounded operations.");
     int fcmp = 0;
     for (int k = GASP_MOP_LT; k <= GASP_MOP_NE; k++) fcmp |= c.fop[k];

@@ -17,6 +17,23 @@
 
 #include "../core/util.h"
 
+/* Float min/max: a NaN operand gives the other, and -0 is below +0 (IEEE 754-2019 minimumNumber/maximumNumber),
+ * as PTX min/max.f32/f64 ("+0.0 > -0.0") and AMD V_MIN_F32/V_MAX_F32 (explicit +-0 cases in the RDNA2 ISA
+ * pseudo-code) compute them. C's fminf/fmaxf leave the zero's sign unspecified: glibc x86-64 returns the second
+ * operand on a tie and GCC may swap the operands, so 1/max(+0, -0) came out -inf where the GPUs give +inf. */
+static float minmax_f32(float a, float b, int max) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return (signbit(a) != 0) == (max != 0) ? b : a; /* equal zeros: max keeps +0, min keeps -0 */
+  return (max ? a > b : a < b) ? a : b;
+}
+static double minmax_f64(double a, double b, int max) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return (signbit(a) != 0) == (max != 0) ? b : a;
+  return (max ? a > b : a < b) ? a : b;
+}
+
 static const char *const op_names[GASP_MOP_COUNT] = {
     "leaf", "at", "lit", "add", "sub", "mul", "fma", "min", "max", "abs", "neg", "sqrt", "div", "rem", "and",
     "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt",
@@ -445,8 +462,8 @@ static gasp_map_value ev_acc(const gasp_map *m, int id, const gasp_task *task, c
     case GASP_MOP_SUB: r.f32 = a0 - b0; break;
     case GASP_MOP_MUL: r.f32 = a0 * b0; break;
     case GASP_MOP_FMA: r.f32 = fmaf(a0, b0, c0); break;
-    case GASP_MOP_MIN: r.f32 = fminf(a0, b0); break;
-    case GASP_MOP_MAX: r.f32 = fmaxf(a0, b0); break;
+    case GASP_MOP_MIN: r.f32 = minmax_f32(a0, b0, 0); break;
+    case GASP_MOP_MAX: r.f32 = minmax_f32(a0, b0, 1); break;
     case GASP_MOP_ABS: r.f32 = fabsf(a0); break;
     case GASP_MOP_NEG: r.f32 = -a0; break;
     case GASP_MOP_SQRT: r.f32 = sqrtf(a0); break;
@@ -461,8 +478,8 @@ static gasp_map_value ev_acc(const gasp_map *m, int id, const gasp_task *task, c
     case GASP_MOP_SUB: r.f64 = a0 - b0; break;
     case GASP_MOP_MUL: r.f64 = a0 * b0; break;
     case GASP_MOP_FMA: r.f64 = fma(a0, b0, c0); break;
-    case GASP_MOP_MIN: r.f64 = fmin(a0, b0); break;
-    case GASP_MOP_MAX: r.f64 = fmax(a0, b0); break;
+    case GASP_MOP_MIN: r.f64 = minmax_f64(a0, b0, 0); break;
+    case GASP_MOP_MAX: r.f64 = minmax_f64(a0, b0, 1); break;
     case GASP_MOP_ABS: r.f64 = fabs(a0); break;
     case GASP_MOP_NEG: r.f64 = -a0; break;
     case GASP_MOP_SQRT: r.f64 = sqrt(a0); break;
@@ -517,8 +534,8 @@ gasp_map_value gasp_map_combine(gasp_map_op red, gasp_map_type t, gasp_map_value
   memset(&r, 0, sizeof r);
   int mx = red == GASP_MOP_MAX;
   switch (t) {
-  case GASP_MT_F32: r.f32 = red == GASP_MOP_ADD ? x.f32 + y.f32 : mx ? fmaxf(x.f32, y.f32) : fminf(x.f32, y.f32); break;
-  case GASP_MT_F64: r.f64 = red == GASP_MOP_ADD ? x.f64 + y.f64 : mx ? fmax(x.f64, y.f64) : fmin(x.f64, y.f64); break;
+  case GASP_MT_F32: r.f32 = red == GASP_MOP_ADD ? x.f32 + y.f32 : minmax_f32(x.f32, y.f32, mx); break;
+  case GASP_MT_F64: r.f64 = red == GASP_MOP_ADD ? x.f64 + y.f64 : minmax_f64(x.f64, y.f64, mx); break;
   case GASP_MT_S32:
     r.u32 = red == GASP_MOP_ADD ? x.u32 + y.u32 : (mx ? x.s32 > y.s32 : x.s32 < y.s32) ? x.u32 : y.u32;
     break;

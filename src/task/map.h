@@ -56,12 +56,12 @@ typedef struct {
 } gasp_map;
 
 /* Semantics (each operation rounds once, to nearest even; integers wrap modulo 2^32):
- *  add sub mul fma(a,b,c)=a*b+c (float: fused, rounded once; int: low 32 bits) min max (float: IEEE minNum,
- *  a NaN operand gives the other) abs neg sqrt (float) div (float; int: by a nonzero literal, not -1,
- *  truncating) rem (int, by a positive literal, C's sign) and or xor shl shr (int; amount & 31; shr is
- *  arithmetic on s32) lrp(t,x,y) = y + t*(x - y) (float, three roundings) lt le gt ge eq ne (ordered: false
- *  with a NaN, except ne) sel(p,x,y) cvt.D.S (f32<-s32/u32/f64 and f64<-f32/s32 round to nearest; s32<-f32/f64
- *  truncates, saturating, NaN gives 0).
+ *  add sub mul fma(a,b,c)=a*b+c (float: fused, rounded once; int: low 32 bits) min max (float: IEEE 754-2019
+ *  minimumNumber/maximumNumber, a NaN operand gives the other, -0 below +0) abs neg sqrt (float) div (float;
+ *  int: by a nonzero literal, not -1, truncating) rem (int, by a positive literal, C's sign) and or xor shl shr
+ *  (int; amount & 31; shr is arithmetic on s32) lrp(t,x,y) = y + t*(x - y) (float, three roundings) lt le gt
+ *  ge eq ne (ordered: false with a NaN, except ne) sel(p,x,y) cvt.D.S (f32<-s32/u32/f64 and f64<-f32/s32
+ *  round to nearest; s32<-f32/f64 truncates, saturating, NaN gives 0).
  * Group forms at the root (tasks/README.md): (wred_OP.T e) (bred_OP.T e) (wscan_OP.T e) (bscan_OP.T e)
  * (bxscan_OP.T e) with OP add, min or max need the scalar n; (tr.T e) needs the scalars rows and cols. A warp
  * is 32 consecutive elements, a block blockDim.x; missing elements (j >= n) take no part.

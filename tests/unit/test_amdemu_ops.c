@@ -15,7 +15,7 @@ static float F(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t U(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static out2 O(uint32_t a, uint32_t b) { return (out2){a, b}; }
 
-enum { POOL_F, POOL_I, POOL_SMALL, POOL_FDQ, POOL_FDX };
+enum { POOL_F, POOL_I, POOL_SMALL, POOL_FDQ, POOL_FDX, POOL_Z };
 
 typedef struct {
   const char *name;
@@ -54,6 +54,9 @@ static uint32_t mn(uint32_t a, uint32_t b, int max) {
 }
 R1(r_min_f32, O(mn(x, y, 0), 0))
 R1(r_max_f32, O(mn(x, y, 1), 0))
+/* zeros only: min is -0 unless both are +0, max is +0 unless both are -0, in either operand order (RDNA2 ISA
+ * V_MIN_F32/V_MAX_F32: explicit +0/-0 cases ahead of the compare; PTX min/max agree) */
+R1(r_minmax_zeros, O(x | y, x & y))
 static uint32_t cvti(float f) { return isnan(f) ? 0 : f >= 2147483648.0f ? 0x7fffffff : f <= -2147483648.0f ? 0x80000000 : (uint32_t)(int32_t)f; }
 static uint32_t cvtu(float f) { return isnan(f) || f <= 0 ? 0 : f >= 4294967296.0f ? 0xffffffff : (uint32_t)f; }
 R1(r_cvt_i32, O(cvti(F(x)), cvtu(F(x))))
@@ -201,6 +204,9 @@ static const op_case cases[] = {
     {"vop3 clamp", POOL_F, ALL, "v_add_f32_e64 v5, v1, v2 clamp", NULL, r_clamp, -1, 0},
     {"v_min_f32", POOL_F, ALL, "v_min_f32 v5, v1, v2", NULL, r_min_f32, -1, 0},
     {"v_max_f32", POOL_F, ALL, "v_max_f32 v5, v1, v2", NULL, r_max_f32, -1, 0},
+    /* clang-19's fminf/fmaxf in IEEE mode: canonicalize both (v_max_f32 x, x), then v_min/v_max */
+    {"v_min/max_f32 +-0", POOL_Z, ALL, "v_max_f32 v1, v1, v1\nv_max_f32 v2, v2, v2\nv_min_f32 v5, v1, v2\n"
+     "v_max_f32 v6, v2, v1", NULL, r_minmax_zeros, -1, 1},
     {"v_cvt_i32/u32_f32", POOL_F, ALL, "v_cvt_i32_f32 v5, v1\nv_cvt_u32_f32 v6, v1", NULL, r_cvt_i32, -1, 1},
     {"v_cvt_f32_i32/u32", POOL_I, ALL, "v_cvt_f32_i32 v5, v1\nv_cvt_f32_u32 v6, v1", NULL, r_cvt_f32, -1, 1},
     {"v_floor/ceil", POOL_F, ALL, "v_floor_f32 v5, v1\nv_ceil_f32 v6, v1", NULL, r_floor, -1, 1},
@@ -299,6 +305,7 @@ static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5;
 
 static uint32_t draw(int pool) {
   uint32_t r = rnd();
+  if (pool == POOL_Z) return r & 0x80000000; /* +0 or -0 */
   if (pool == POOL_FDX) /* any finite value: every exponent 0..254 (denormals included), any sign and mantissa */
     return (rnd() & 0x80000000) | (r % 255) << 23 | (rnd() & 0x7fffff);
   if (pool == POOL_FDQ) { /* half tiny normals (exponents 1..4), half values in [1, 4): many quotients are denormal */
