@@ -26,7 +26,7 @@ static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
 }
 
 static int measure(const char *model, const gasp_target *t, const gasp_task *task, int parallel, int grammar,
-                   int cache_mb, int cold, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
+                   int cache_mb, int cold, int kv_split, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
                    size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
@@ -36,6 +36,7 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
   bo.threads = threads;
   bo.grammar_cache_mb = cache_mb > 0 ? cache_mb : -1;
   bo.grammar_cache_cold = cold;
+  bo.kv_split = kv_split;
   gasp_backend *b = gasp_backend_open("llama", &bo, err, cap);
   if (!b) return -1;
   char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
@@ -112,7 +113,7 @@ static void print_breakdown(const speed_row *rows, int n) {
 
 int cmd_genspeed(int argc, char **argv) {
   const char *model = NULL, *target = "ptx-sm90", *task_id = "vector_add", *grammar = "both";
-  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2, cache_mb = 64, cold = 0;
+  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2, cache_mb = 64, cold = 0, kv_split = 0;
   gasp_opt opts[] = {
       {"model", 'm', OPT_STR, "M.gguf", "the model (default $GASP_MODEL, else the shipped models/gasp-small.gguf)", &model},
       {"target", 't', OPT_STR, "T", "the target whose grammar and prompt are used (default ptx-sm90)", &target},
@@ -125,6 +126,8 @@ int cmd_genspeed(int argc, char **argv) {
       {"cold", 0, OPT_FLAG, NULL, "forget the cached masks before each round, as a bench's next task starts", &cold},
       {"rounds", 0, OPT_INT, "N", "measured rounds after one warm-up round (default 2)", &rounds},
       {"gpu-layers", 0, OPT_INT, "N", "layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
+      {"kv-split", 0, OPT_FLAG, NULL, "a KV stream per sequence, the prompt copied into each (default: one cache shared "
+                                      "by all sequences)", &kv_split},
       {"threads", 0, OPT_INT, "N", "CPU threads (default all cores)", &threads},
       {0}};
   gasp_cmd_spec spec = {"genspeed", "--model M.gguf [--parallel N] [--tokens N] [--grammar on|off|both]",
@@ -179,7 +182,7 @@ int cmd_genspeed(int argc, char **argv) {
   for (int g = 0; g < 3; g++) {
     if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !gon)) continue;
     for (int k = 0; k < (parallel > 1 ? 2 : 1); k++) {
-      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cold, gpu_layers, threads, tokens, rounds, &rows[n],
+      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cold, kv_split, gpu_layers, threads, tokens, rounds, &rows[n],
                   err, sizeof err)) {
         gasp_cli_error("genspeed", "%s", err);
         gasp_taskset_free(&ts);
@@ -188,7 +191,8 @@ int cmd_genspeed(int argc, char **argv) {
       n++;
     }
   }
-  printf("model %s, task %s, %s, up to %d tokens per sequence, %d round(s)\n\n", model, task_id, t->name, tokens, rounds);
+  printf("model %s, task %s, %s, up to %d tokens per sequence, %d round(s), KV cache %s\n\n", model, task_id, t->name,
+         tokens, rounds, kv_split ? "split (a stream per sequence)" : "unified");
   printf("%-9s %-8s %6s %8s %9s %10s %12s %9s\n", "grammar", "parallel", "seqs", "tokens", "seconds", "tokens/s",
          "per seq/s", "vs 1 seq");
   for (int i = 0; i < n; i++) {

@@ -6,4 +6,6 @@ OUT=${OUT:-/tmp/out}
 W=/tmp/gasp-train
 mkdir -p "$W" "$OUT"
 export LD_LIBRARY_PATH=$R/.dev/run/devlibs GASP_WORKER=$R/.dev/run/gasp-worker GASP_TASKS_DIR=$R/tasks
+# gasp train export and mkmodel take the tokenizer from here (the path compiled in is this machine's)
+export GASP_LLAMA_VOCAB_DIR=$R/.dev/carry
 G=$R/.dev/run/gasp
