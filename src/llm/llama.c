@@ -40,7 +40,6 @@ typedef struct {
   struct llama_context *ctx;
   unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
   int parallel, threads, logprobs, prompt_ctx, grammar;
-  int llama_threads;           /* llama.cpp's own CPU threads (few when every layer is on the GPU) */
   int kv_split;                /* a KV stream per sequence (gasp_backend_opts.kv_split) */
   /* answers decoded ahead for the next samples of the same prompt */
   char *cache_prompt;
@@ -141,7 +140,7 @@ static int ensure_ctx(llama_state *s, unsigned need, int n, gasp_diags *d) {
    * attends over every sequence's cells (masked), and llama.cpp builds that mask on the CPU each step, n
    * tokens x all cells. Split: a stream per sequence (n_ctx is divided among them), the prompt copied. */
   cp.kv_unified = !s->kv_split;
-  cp.n_threads = cp.n_threads_batch = s->llama_threads;
+  cp.n_threads = cp.n_threads_batch = s->threads;
   cp.no_perf = true;
   log_tail[0] = 0;
   s->ctx = llama_init_from_model(s->model, cp);
@@ -751,10 +750,6 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->parallel = o->parallel > 0 ? o->parallel : 1;
   if (s->parallel > 64) s->parallel = 64;
   s->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  /* every layer on the GPU leaves llama.cpp's CPU backend the token-embedding lookup; its threads spin
-   * between graph runs and took the cores from the sampling threads (measured on the H200: each step's
-   * decode 0.2 -> 0.3 ms with the grammar's phases running between) */
-  s->llama_threads = o->gpu_layers < 0 ? 2 : s->threads;
   s->kv_split = o->kv_split;
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
