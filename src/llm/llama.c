@@ -22,11 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <pthread.h>
-#include <stdatomic.h>
 
 #include "../core/util.h"
 #include "backend.h"
+#include "fjpool.h"
 #include "grammar_cache.h"
 #include "llama.h"
 #include "sample.h"
@@ -48,15 +47,13 @@ typedef struct {
   char *grammar_text;          /* the grammar of cache_task (one task's grammar is reused by all its samples) */
   char cache_task[64];
   const void *cache_target;
-  struct fj_pool *pool;        /* sampling threads */
+  gasp_fjpool *pool;           /* sampling threads */
   gasp_gcache *gcache;         /* grammar_text compiled, and the masks of its states met so far */
   size_t gcache_bytes;         /* the mask cache's bound (0: masks are not kept) */
   int gcache_cold;             /* forget the masks before each batch */
   gasp_gen_stats stats;        /* totals since the backend opened */
 } llama_state;
 
-struct fj_pool;
-static void fj_close(struct fj_pool *p);
 
 /* llama.cpp logs through a global callback: keep the last lines for our error messages */
 static char log_tail[LOG_KEEP];
@@ -116,7 +113,7 @@ static void llama_close(gasp_backend *b) {
   llama_state *s = b->state;
   if (!s) return;
   cache_clear(s);
-  fj_close(s->pool);
+  gasp_fjpool_close(s->pool);
   gasp_gcache_free(s->gcache);
   free(s->grammar_text);
   if (s->ctx) llama_free(s->ctx);
@@ -210,91 +207,6 @@ typedef struct {
   uint64_t *bits;          /* a cached mask */
 } seq_state;
 
-/* A fork-join pool for sampling. Between two decode steps the GPU (or llama.cpp's own threads) sits idle
- * while every sequence is sampled; with a grammar whose mask must be computed over the whole vocabulary
- * (most tokens of a random model are rejected), that masking dominates: one full mask over 32k tokens took
- * ~30 ms for our PTX grammar here. The grammar's apply only reads its state (llama_grammar_apply_impl is
- * const), so disjoint slices of one candidate array are masked in parallel, and sequences in parallel. */
-typedef struct fj_pool {
-  pthread_t *th;
-  int n;
-  pthread_mutex_t mu;
-  pthread_cond_t go, done;
-  unsigned gen;
-  int stop, busy, items;
-  atomic_int next;
-  void (*fn)(void *ctx, int item);
-  void *ctx;
-} fj_pool;
-
-static void fj_drain(fj_pool *p) {
-  for (int i; (i = atomic_fetch_add(&p->next, 1)) < p->items;) p->fn(p->ctx, i);
-}
-
-static void *fj_main(void *arg) {
-  fj_pool *p = arg;
-  unsigned seen = 0;
-  for (;;) {
-    pthread_mutex_lock(&p->mu);
-    while (p->gen == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
-    if (p->stop) {
-      pthread_mutex_unlock(&p->mu);
-      return NULL;
-    }
-    seen = p->gen;
-    pthread_mutex_unlock(&p->mu);
-    fj_drain(p);
-    pthread_mutex_lock(&p->mu);
-    if (--p->busy == 0) pthread_cond_signal(&p->done);
-    pthread_mutex_unlock(&p->mu);
-  }
-}
-
-static fj_pool *fj_open(int threads) {
-  fj_pool *p = calloc(1, sizeof *p);
-  pthread_mutex_init(&p->mu, NULL);
-  pthread_cond_init(&p->go, NULL);
-  pthread_cond_init(&p->done, NULL);
-  p->th = calloc((size_t)(threads > 1 ? threads - 1 : 1), sizeof *p->th);
-  for (int i = 0; i < threads - 1; i++)
-    if (pthread_create(&p->th[p->n], NULL, fj_main, p) == 0) p->n++;
-  return p;
-}
-
-/* Runs fn(ctx, 0..items-1) on the pool's threads and the caller's; returns when all are done. */
-static void fj_run(fj_pool *p, int items, void (*fn)(void *, int), void *ctx) {
-  if (items <= 0) return;
-  if (!p || !p->n || items == 1) {
-    for (int i = 0; i < items; i++) fn(ctx, i);
-    return;
-  }
-  pthread_mutex_lock(&p->mu);
-  p->fn = fn, p->ctx = ctx, p->items = items;
-  atomic_store(&p->next, 0);
-  p->busy = p->n;
-  p->gen++;
-  pthread_cond_broadcast(&p->go);
-  pthread_mutex_unlock(&p->mu);
-  fj_drain(p);
-  pthread_mutex_lock(&p->mu);
-  while (p->busy) pthread_cond_wait(&p->done, &p->mu);
-  pthread_mutex_unlock(&p->mu);
-}
-
-static void fj_close(fj_pool *p) {
-  if (!p) return;
-  pthread_mutex_lock(&p->mu);
-  p->stop = 1;
-  pthread_cond_broadcast(&p->go);
-  pthread_mutex_unlock(&p->mu);
-  for (int i = 0; i < p->n; i++) pthread_join(p->th[i], NULL);
-  pthread_mutex_destroy(&p->mu);
-  pthread_cond_destroy(&p->go);
-  pthread_cond_destroy(&p->done);
-  free(p->th);
-  free(p);
-}
-
 /* One decode step's sampling over every running sequence, in phases (each timed for gasp genspeed):
  *  G (per sequence)      under a grammar: the mask of its state from the cache, as the list of allowed tokens;
  *                        on a miss, the first-byte prefilter leaves the candidates for the grammar;
@@ -374,10 +286,10 @@ static void phase_l(void *c, int i) {
   token_logprob(k->s, q->logits, k->nv, q->tok, &q->lp[q->nlp++]);
 }
 
-/* fj_run, its wall time added to *acc */
-static void timed_run(fj_pool *p, int items, void (*fn)(void *, int), void *ctx, double *acc) {
+/* gasp_fjpool_run, its wall time added to *acc */
+static void timed_run(gasp_fjpool *p, int items, void (*fn)(void *, int), void *ctx, double *acc) {
   double t = gasp_now_s();
-  fj_run(p, items, fn, ctx);
+  gasp_fjpool_run(p, items, fn, ctx);
   *acc += gasp_now_s() - t;
 }
 
@@ -754,7 +666,7 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
-  s->pool = fj_open(s->threads);
+  s->pool = gasp_fjpool_open(s->threads);
   /* 64 MiB of masks by default: 16k states of a 32k vocabulary, 3.4k of Qwen2's 152k */
   s->gcache_cold = o->grammar_cache_cold;
   s->gcache_bytes = o->grammar_cache_mb < 0 ? 0 : (size_t)(o->grammar_cache_mb ? o->grammar_cache_mb : 64) << 20;
