@@ -1,7 +1,8 @@
 /* The `llama` backend: llama.cpp embedded, the source article's setup (a local model in raw-completion mode)
  * made gasp's default when a model is configured. Beyond the article:
  *  - several samples of one prompt are decoded as parallel sequences in one batch, the prompt's KV cells
- *    shared by all of them (a unified KV cache), for throughput;
+ *    shared by all of them (a unified KV cache; with kv_split a stream per sequence, the prompt copied), for
+ *    throughput;
  *  - decoding under the target's GBNF grammar (target->grammar), so answers are well-formed by construction.
  *    Each token is drawn from the tokens the grammar allows (the exact constrained distribution, not
  *    llama.cpp's common sampler's shortcut of checking a token drawn from the whole vocabulary, which
@@ -21,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
 
 #include "../core/util.h"
 #include "backend.h"
