@@ -78,28 +78,42 @@ static float max_of(const float *v, int n) {
   return m[0];
 }
 
-/* w[i] = exp((v[i] - m) * inv_t); the sums of each block of DRAW_BLOCK in bsum, the total returned (double, as
- * llama.cpp's dist sums). Eight partial sums per block so that the adds vectorize without reassociation. */
+/* w[i] = exp((v[i] - m) * inv_t) for i < n, the argument clamped at -87 in a pass of its own (see exp_neg). */
+static void exp_shifted(const float *v, int n, float m, float inv_t, float *w) {
+  for (int i = 0; i < n; i++) {
+    float x = (v[i] - m) * inv_t;
+    w[i] = x < -87.0f ? -87.0f : x;
+  }
+  for (int i = 0; i < n; i++) w[i] = exp_neg(w[i]);
+}
+
+/* The sum of w[b0..e): eight float partial sums so that the adds vectorize without reassociation, then in
+ * double (as llama.cpp's dist sums). */
+static double block_sum(const float *w, int b0, int e) {
+  float acc[8] = {0};
+  int i = b0;
+  for (; i + 8 <= e; i += 8)
+    for (int k = 0; k < 8; k++) acc[k] += w[i + k];
+  for (; i < e; i++) acc[0] += w[i];
+  double s = 0;
+  for (int k = 0; k < 8; k++) s += acc[k];
+  return s;
+}
+
+/* w[i] = exp((v[i] - m) * inv_t); the sums of each block of DRAW_BLOCK in bsum, the total returned. */
 #define DRAW_BLOCK 256
 static double weigh(const float *v, int n, float m, float inv_t, float *w, double *bsum) {
+  exp_shifted(v, n, m, inv_t, w);
   double total = 0;
-  for (int b0 = 0, j = 0; b0 < n; b0 += DRAW_BLOCK, j++) {
-    int e = b0 + DRAW_BLOCK < n ? b0 + DRAW_BLOCK : n;
-    for (int i = b0; i < e; i++) {
-      float x = (v[i] - m) * inv_t;
-      w[i] = x < -87.0f ? -87.0f : x;
-    }
-    for (int i = b0; i < e; i++) w[i] = exp_neg(w[i]);
-    float acc[8] = {0};
-    int i = b0;
-    for (; i + 8 <= e; i += 8)
-      for (int k = 0; k < 8; k++) acc[k] += w[i + k];
-    for (; i < e; i++) acc[0] += w[i];
-    double s = 0;
-    for (int k = 0; k < 8; k++) s += acc[k];
-    bsum[j] = s;
-    total += s;
-  }
+  for (int b0 = 0, j = 0; b0 < n; b0 += DRAW_BLOCK, j++)
+    total += bsum[j] = block_sum(w, b0, b0 + DRAW_BLOCK < n ? b0 + DRAW_BLOCK : n);
+  return total;
+}
+
+/* The sum of w[0..n), block by block as weigh sums it. */
+static double sum_of(const float *w, int n) {
+  double total = 0;
+  for (int b0 = 0; b0 < n; b0 += DRAW_BLOCK) total += block_sum(w, b0, b0 + DRAW_BLOCK < n ? b0 + DRAW_BLOCK : n);
   return total;
 }
 
@@ -123,7 +137,6 @@ static int pick(const float *w, int n, const double *bsum, double total, double 
   return last; /* rounding at the very end: the last token with weight */
 }
 
-/* Sorts the `want` largest of val[0..n) to the front, descending, carrying id (a heap select, then a sort). */
 static int cmp_idx_desc(const void *a, const void *b, void *ctx) {
   const float *v = ctx;
   float x = v[*(const int32_t *)a], y = v[*(const int32_t *)b];
@@ -141,6 +154,7 @@ static void sift_down(int32_t *h, int k, int i, const float *v) {
   }
 }
 
+/* Sorts the `want` largest of val[0..n) to the front, descending, carrying id (a heap select, then a sort). */
 static void sort_front(gasp_sample_buf *b, int n, int want) {
   int32_t *h = b->idx;
   if (want >= n) {
@@ -168,20 +182,6 @@ static void sort_front(gasp_sample_buf *b, int n, int want) {
   memcpy(b->val, b->w, (size_t)want * sizeof *b->w);
 }
 
-/* The sum of w[0..n) in double, eight float partial sums per block so that the adds vectorize. */
-static double sum_of(const float *w, int n) {
-  double total = 0;
-  for (int b0 = 0; b0 < n; b0 += DRAW_BLOCK) {
-    int e = b0 + DRAW_BLOCK < n ? b0 + DRAW_BLOCK : n, i = b0;
-    float acc[8] = {0};
-    for (; i + 8 <= e; i += 8)
-      for (int k = 0; k < 8; k++) acc[k] += w[i + k];
-    for (; i < e; i++) acc[0] += w[i];
-    for (int k = 0; k < 8; k++) total += acc[k];
-  }
-  return total;
-}
-
 typedef struct {
   float val;
   int32_t id;
@@ -202,16 +202,12 @@ static int cmp_pair_desc(const void *a, const void *b) {
 static int top_p_stage(double top_p, gasp_sample_buf *b, int n, int *sorted) {
   float m = *sorted ? b->val[0] : max_of(b->val, n);
   float *w = b->w;
-  for (int i = 0; i < n; i++) {
-    float x = b->val[i] - m;
-    w[i] = x < -87.0f ? -87.0f : x;
-  }
-  for (int i = 0; i < n; i++) w[i] = exp_neg(w[i]);
+  exp_shifted(b->val, n, m, 1.0f, w);
   double target = top_p * sum_of(w, n), cum = 0;
   if (*sorted || n <= 64) {
     if (!*sorted) {
       sort_front(b, n, n);
-      for (int i = 0; i < n; i++) w[i] = exp_neg(fmaxf(b->val[i] - m, -87.0f));
+      exp_shifted(b->val, n, m, 1.0f, w);
       *sorted = 1;
     }
     for (int i = 0; i < n; i++)
