@@ -216,13 +216,6 @@ void gasp_gstate_free(gasp_gstate *g) {
 
 void gasp_gstate_apply(const gasp_gstate *g, llama_token_data_array *cur) { llama_grammar_apply_impl(*g->g, cur); }
 
-int gasp_gstate_allows(const gasp_gstate *g, llama_token t) {
-  llama_token_data one = {t, 1.0f, 0.0f};
-  llama_token_data_array arr = {&one, 1, -1, false};
-  llama_grammar_apply_impl(*g->g, &arr);
-  return !(std::isinf(one.logit) && one.logit < 0);
-}
-
 void gasp_gstate_accept(gasp_gstate *g, llama_token t) {
   llama_grammar_accept_impl(*g->g, t);
   g->key_ok = false;

@@ -53,8 +53,6 @@ gasp_gstate *gasp_gstate_new(gasp_gcache *c);
 void gasp_gstate_free(gasp_gstate *g);
 /* llama.cpp's own grammar apply: sets the logit of every token the grammar rejects here to -inf. */
 void gasp_gstate_apply(const gasp_gstate *g, llama_token_data_array *cur);
-/* 1 when the grammar allows token t here. */
-int gasp_gstate_allows(const gasp_gstate *g, llama_token t);
 /* Advances over token t, which the grammar must allow (llama.cpp aborts otherwise). */
 void gasp_gstate_accept(gasp_gstate *g, llama_token t);
 /* An exact first-byte prefilter: writes into out (room for the whole vocabulary) the tokens, in vocabulary
