@@ -11,7 +11,7 @@
 #include "common.h"
 
 typedef struct {
-  int parallel, grammar, cache_mb, tokens, seqs, truncated;
+  int parallel, grammar, cache_mb, serial, tokens, seqs, truncated;
   double seconds;
   int have_stats;
   gasp_gen_stats st;   /* the measured rounds' share of the backend's totals */
@@ -26,7 +26,7 @@ static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
 }
 
 static int measure(const char *model, const gasp_target *t, const gasp_task *task, int parallel, int grammar,
-                   int cache_mb, int cold, int kv_split, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
+                   int cache_mb, int serial, int cold, int kv_split, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
                    size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
@@ -37,6 +37,7 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
   bo.grammar_cache_mb = cache_mb > 0 ? cache_mb : -1;
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
+  bo.grammar_serial = serial;
   gasp_backend *b = gasp_backend_open("llama", &bo, err, cap);
   if (!b) return -1;
   char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
@@ -44,6 +45,7 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
   row->parallel = parallel;
   row->grammar = grammar;
   row->cache_mb = grammar ? cache_mb : 0;
+  row->serial = grammar && serial;
   gasp_gen_stats warm = {0};
   int rc = 0;
   /* round 0 warms up (context creation, grammar compile, first-touch of the weights) and is not counted */
@@ -85,7 +87,13 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
   return rc;
 }
 
-static const char *row_name(const speed_row *r) { return !r->grammar ? "off" : r->cache_mb ? "on" : "on/nocache"; }
+static const char *row_name(const speed_row *r) {
+  return !r->grammar ? "off" : !r->cache_mb ? "on/nocache" : r->serial ? "on/serial" : "on";
+}
+
+static int same_config(const speed_row *a, const speed_row *b) {
+  return a->grammar == b->grammar && a->cache_mb == b->cache_mb && a->serial == b->serial;
+}
 
 /* Milliseconds per step in each phase (the prompts' decodes spread over the steps); "other" is the rest of
  * the measured time (building batches, appending text, creating samplers). */
@@ -121,7 +129,8 @@ int cmd_genspeed(int argc, char **argv) {
       {"parallel", 0, OPT_INT, "N", "the many-sequence case (default 32; 1 is always measured)", &parallel},
       {"tokens", 0, OPT_INT, "N", "tokens per sequence at most (default 256)", &tokens},
       {"grammar", 0, OPT_STR, "on|off|both|all",
-       "with and/or without the grammar (default both); all adds the grammar without its mask cache", &grammar},
+       "with and/or without the grammar (default both); all adds the grammar without its mask cache and the grammar "
+       "with its phases after the wait for the logits (serial) instead of beside the GPU", &grammar},
       {"grammar-cache", 0, OPT_INT, "MB", "memory for cached grammar masks (default 64; 0: none)", &cache_mb},
       {"cold", 0, OPT_FLAG, NULL, "forget the cached masks before each round, as a bench's next task starts", &cold},
       {"rounds", 0, OPT_INT, "N", "measured rounds after one warm-up round (default 2)", &rounds},
@@ -139,7 +148,9 @@ int cmd_genspeed(int argc, char **argv) {
                         "decode (building and launching it), wait (for its logits: the model finishing), sampling, "
                         "grammar check (cache lookups, the allowed tokens listed, prefilter), grammar mask (cache "
                         "misses over the vocabulary) and grammar accept, with the masks needed per step and the "
-                        "share found in the cache, and the allowed tokens per mask (the draw's candidates).\n"
+                        "share found in the cache, and the allowed tokens per mask (the draw's candidates). The "
+                        "grammar's accept, lookups and masks run while the GPU computes the step (between decode and "
+                        "wait), so on a GPU they cost only what exceeds the wait; on/serial runs them after the wait.\n"
                         "Last, the sampler alone against the llama.cpp sampler chain it replaced, on the same random "
                         "logits.\n"
                         "Make a model to measure with 'gasp mkmodel --size 100m -o m.gguf' (random weights).",
@@ -174,15 +185,15 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_USAGE;
   }
-  speed_row rows[6];
+  speed_row rows[8];
   int n = 0, ps[2] = {1, parallel};
   char err[512];
-  /* configurations: grammar off; on without the mask cache (all only); on with it */
-  int cfg_grammar[3] = {0, 1, 1}, cfg_cache[3] = {0, 0, cache_mb};
-  for (int g = 0; g < 3; g++) {
-    if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !gon)) continue;
+  /* configurations: grammar off; on without the mask cache (all only); on with it, serial (all only); on */
+  int cfg_grammar[4] = {0, 1, 1, 1}, cfg_cache[4] = {0, 0, cache_mb, cache_mb}, cfg_serial[4] = {0, 0, 1, 0};
+  for (int g = 0; g < 4; g++) {
+    if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !all) || (g == 3 && !gon)) continue;
     for (int k = 0; k < (parallel > 1 ? 2 : 1); k++) {
-      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cold, kv_split, gpu_layers, threads, tokens, rounds, &rows[n],
+      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, gpu_layers, threads, tokens, rounds, &rows[n],
                   err, sizeof err)) {
         gasp_cli_error("genspeed", "%s", err);
         gasp_taskset_free(&ts);
@@ -199,7 +210,7 @@ int cmd_genspeed(int argc, char **argv) {
     double tps = rows[i].seconds > 0 ? rows[i].tokens / rows[i].seconds : 0;
     double base = 0;
     for (int j = 0; j < n; j++)
-      if (rows[j].grammar == rows[i].grammar && rows[j].cache_mb == rows[i].cache_mb && rows[j].parallel == 1 &&
+      if (same_config(&rows[j], &rows[i]) && rows[j].parallel == 1 &&
           rows[j].seconds > 0)
         base = rows[j].tokens / rows[j].seconds;
     printf("%-9s %-8d %6d %8d %9.3f %10.1f %12.1f %8.2fx\n", row_name(&rows[i]), rows[i].parallel, rows[i].seqs,
@@ -217,14 +228,18 @@ int cmd_genspeed(int argc, char **argv) {
   }
 #endif
   if (gon && goff) {
-    for (int nc = 0; nc < 2; nc++) {
+    /* 0: the grammar as decoded by default; 1: without the mask cache; 2: its phases serial */
+    for (int kind = 0; kind < 3; kind++) {
       int any = 0;
       for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-          if (rows[i].grammar == 0 && rows[j].grammar == 1 && (rows[j].cache_mb == 0) == nc &&
+          if (rows[i].grammar == 0 && rows[j].grammar == 1 &&
+              (kind == 0 ? rows[j].cache_mb && !rows[j].serial : kind == 1 ? !rows[j].cache_mb : rows[j].serial) &&
               rows[i].parallel == rows[j].parallel && rows[i].seconds > 0 && rows[j].seconds > 0) {
             if (!any++)
-              printf(nc ? "grammar cost without the mask cache:" : "\ngrammar cost (1 - tokens/s with / without):");
+              printf(kind == 1   ? "grammar cost without the mask cache:"
+                     : kind == 2 ? "grammar cost with its phases serial (after the wait):"
+                                 : "\ngrammar cost (1 - tokens/s with / without):");
             printf("  %d seq: %.1f%%", rows[i].parallel,
                    100.0 * (1.0 - (rows[j].tokens / rows[j].seconds) / (rows[i].tokens / rows[i].seconds)));
           }

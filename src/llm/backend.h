@@ -67,6 +67,8 @@ typedef struct {
   int grammar_cache_mb; /* llama: memory for cached grammar masks, MiB (0: 64; negative: none, every mask computed) */
   int grammar_cache_cold; /* llama: forget the masks before each batch (measures a task's first batch) */
   int kv_split;         /* llama: one KV stream per sequence, the prompt copied into each (else one shared cache) */
+  int grammar_serial;   /* llama: accept and find the next masks after waiting for the logits, not while the GPU
+                         * computes the step (the order before; genspeed --grammar all measures both) */
   int endpoint_limit;   /* openai: requests in flight per endpoint unless its URL#N says; 0: no limit */
   void (*notice)(const char *msg); /* openai: endpoint health changes (never the key); may be NULL */
 } gasp_backend_opts;

@@ -40,6 +40,7 @@ typedef struct {
   unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
   int parallel, threads, logprobs, prompt_ctx, grammar;
   int kv_split;                /* a KV stream per sequence (gasp_backend_opts.kv_split) */
+  int grammar_serial;          /* the grammar's phases after the wait, not beside the GPU (gasp_backend_opts) */
   /* answers decoded ahead for the next samples of the same prompt */
   char *cache_prompt;
   int cache_first, cache_n;   /* samples [first, first+n) of cache_prompt's first turn */
@@ -207,35 +208,38 @@ typedef struct {
   uint64_t *bits;          /* a cached mask */
 } seq_state;
 
-/* One decode step's sampling over every running sequence, in phases (each timed for gasp genspeed):
- *  G (per sequence)      under a grammar: the mask of its state from the cache, as the list of allowed tokens;
- *                        on a miss, the first-byte prefilter leaves the candidates for the grammar;
+/* One decode step over every running sequence, in phases (each timed for gasp genspeed). Under a grammar the
+ * work that does not read the logits is done while the GPU computes the step (after llama_decode launched it,
+ * before its logits are waited for): accepting the token just drawn and finding the mask of the state it leads
+ * to. Only listing the allowed tokens' logits and the draw wait for the model.
+ *  A (per sequence)      the grammar accepts the token drawn in the last step;
+ *  G (per sequence)      the mask of its state from the cache; on a miss, the first-byte prefilter leaves the
+ *                        candidates for the grammar;
  *  B (per sequence x slice) on a miss, the grammar masks those candidates, in slices;
- *  C (per sequence)      a miss's mask goes into the cache, its allowed tokens into the list;
+ *  C (per sequence)      a miss's mask goes into the cache and the sequence's bits;
+ *  --- the step's logits ---
+ *  T (per sequence)      under a grammar, the allowed tokens (from the bits, in vocabulary order) and their logits;
  *  S (per sequence)      the draw: from the allowed tokens, or from the whole vocabulary without a grammar;
- *  A (per sequence)      the grammar accepts the token;
  *  L (per sequence)      log-probabilities, when asked for. */
 typedef struct {
   llama_state *s;
-  seq_state **run;   /* the sequences sampled this step */
+  seq_state **run;   /* the sequences of this phase */
   int nrun, nv, slices;
 } step_ctx;
+
+static void phase_a(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  if (q->tok >= 0) gasp_gstate_accept(q->grammar, q->tok);
+}
 
 static void phase_g(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
-  q->nallow = q->nsub = 0;
+  q->nsub = 0;
   q->hit = gasp_gcache_get(k->s->gcache, q->grammar, q->bits);
-  if (!q->hit) {
-    q->nsub = (int)gasp_gstate_prefilter(q->grammar, q->logits, q->sub);
-    return;
-  }
-  size_t words = gasp_gcache_mask_words(k->s->gcache);
-  for (size_t w = 0; w < words; w++)
-    for (uint64_t m = q->bits[w]; m; m &= m - 1) {
-      int v = (int)(w * 64 + (unsigned)__builtin_ctzll(m));
-      q->aid[q->nallow] = v, q->alog[q->nallow++] = q->logits[v];
-    }
+  /* the mask does not depend on the logits: the candidates go to the grammar with logit 0 */
+  if (!q->hit) q->nsub = (int)gasp_gstate_prefilter(q->grammar, NULL, q->sub);
 }
 
 static void phase_b(void *c, int item) {
@@ -255,10 +259,23 @@ static void phase_c(void *c, int i) {
   seq_state *q = k->run[i];
   if (q->hit) return;
   gasp_gcache_put(k->s->gcache, q->grammar, q->sub, (size_t)q->nsub);
-  /* the allowed tokens, in vocabulary order as a cache hit lists them: the draw must not depend on whether
-   * this state's mask was cached */
+  /* the sequence's bits as a cache hit would have copied them: the draw must not depend on whether this
+   * state's mask was cached (the cache may also be too small to keep it) */
+  memset(q->bits, 0, gasp_gcache_mask_words(k->s->gcache) * sizeof *q->bits);
   for (int v = 0; v < q->nsub; v++)
-    if (!(isinf(q->sub[v].logit) && q->sub[v].logit < 0)) q->aid[q->nallow] = q->sub[v].id, q->alog[q->nallow++] = q->sub[v].logit;
+    if (!(isinf(q->sub[v].logit) && q->sub[v].logit < 0)) q->bits[q->sub[v].id / 64] |= 1ull << (q->sub[v].id % 64);
+}
+
+static void phase_t(void *c, int i) {
+  step_ctx *k = c;
+  seq_state *q = k->run[i];
+  q->nallow = 0;
+  size_t words = gasp_gcache_mask_words(k->s->gcache);
+  for (size_t w = 0; w < words; w++)
+    for (uint64_t m = q->bits[w]; m; m &= m - 1) {
+      int v = (int)(w * 64 + (unsigned)__builtin_ctzll(m));
+      q->aid[q->nallow] = v, q->alog[q->nallow++] = q->logits[v];
+    }
 }
 
 static void phase_s(void *c, int i) {
@@ -267,12 +284,6 @@ static void phase_s(void *c, int i) {
   /* under a grammar that allows nothing (it cannot end here either) the sequence stops: tok -1 */
   q->tok = q->grammar ? gasp_sampler_draw(&q->smp, q->alog, q->aid, q->nallow, &q->buf)
                       : gasp_sampler_draw(&q->smp, q->logits, NULL, k->nv, &q->buf);
-}
-
-static void phase_a(void *c, int i) {
-  step_ctx *k = c;
-  seq_state *q = k->run[i];
-  if (q->tok >= 0 && q->grammar) gasp_gstate_accept(q->grammar, q->tok);
 }
 
 static void phase_l(void *c, int i) {
@@ -299,6 +310,27 @@ static int ends_with_stop(const gasp_str *t, const gasp_gen_params *p) {
     if (n && t->len >= n && !memcmp(t->data + t->len - n, p->stop[i], n)) return (int)n;
   }
   return 0;
+}
+
+/* Under a grammar, the phases that need no logits for the sequences still running (A for those with a token
+ * drawn, then G, B, C): the next draw's masks. */
+static void grammar_ahead(llama_state *s, step_ctx *sc, seq_state *qs, int n) {
+  gasp_gen_stats *st = &s->stats;
+  sc->nrun = 0;
+  for (int q = 0; q < n; q++)
+    if (!qs[q].done) sc->run[sc->nrun++] = &qs[q];
+  if (!sc->nrun) return;
+  timed_run(s->pool, sc->nrun, phase_a, sc, &st->gaccept_s);
+  timed_run(s->pool, sc->nrun, phase_g, sc, &st->gcheck_s);
+  int misses = 0;
+  for (int i = 0; i < sc->nrun; i++) st->mask_hits += sc->run[i]->hit, misses += !sc->run[i]->hit;
+  st->masks += sc->nrun;
+  /* the mask work only when some sequence missed the cache: waking the pool for nothing cost about as
+   * much as the rest of the grammar's step for one sequence */
+  if (misses) {
+    timed_run(s->pool, sc->nrun * sc->slices, phase_b, sc, &st->gmask_s);
+    timed_run(s->pool, sc->nrun, phase_c, sc, &st->gmask_s);
+  }
 }
 
 /* Decodes n samples of one prompt together into answers[0..n). */
@@ -390,6 +422,7 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     gasp_sampler_init(&qs[q].smp, p->temperature, p->top_p, p->min_p, p->top_k, seed);
     gasp_str_init(&qs[q].text);
     qs[q].batch_idx = batch.n_tokens - 1;
+    qs[q].tok = -1; /* nothing drawn yet for the grammar to accept */
     if (s->grammar && s->gcache && !(qs[q].grammar = gasp_gstate_new(s->gcache)) && !rc) {
       gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for the grammar of task '%s'", task->id);
       rc = -1;
@@ -410,9 +443,14 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
   seq_state **run = calloc((size_t)n, sizeof *run);
   step_ctx sc = {s, run, 0, nv, s->threads > 1 ? s->threads : 1};
   int active = rc ? 0 : n;
+  /* the grammar's phases that need no logits run while the GPU computes (s->grammar_serial: after the wait,
+   * as before, for measuring the difference) */
+  int ahead = s->gcache && !s->grammar_serial;
+  if (active && ahead) grammar_ahead(s, &sc, qs, n);
   for (int step = 0; active > 0; step++) {
-    sc.nrun = 0;
     gasp_gen_stats *st = &s->stats;
+    if (s->gcache && !ahead) grammar_ahead(s, &sc, qs, n);
+    sc.nrun = 0;
     double tw = gasp_now_s(); /* the logits of the last decode: the wait for the model to finish the step */
     for (int q = 0; q < n; q++)
       if (!qs[q].done) {
@@ -420,21 +458,9 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
         run[sc.nrun++] = &qs[q];
       }
     st->wait_s += gasp_now_s() - tw;
-    if (s->gcache) {
-      timed_run(s->pool, sc.nrun, phase_g, &sc, &st->gcheck_s);
-      int misses = 0;
-      for (int i = 0; i < sc.nrun; i++) st->mask_hits += run[i]->hit, misses += !run[i]->hit;
-      st->masks += sc.nrun;
-      /* the mask work only when some sequence missed the cache: waking the pool for nothing cost about as
-       * much as the rest of the grammar's step for one sequence */
-      if (misses) {
-        timed_run(s->pool, sc.nrun * sc.slices, phase_b, &sc, &st->gmask_s);
-        timed_run(s->pool, sc.nrun, phase_c, &sc, &st->gmask_s);
-      }
-    }
+    if (s->gcache) timed_run(s->pool, sc.nrun, phase_t, &sc, &st->gcheck_s);
     timed_run(s->pool, sc.nrun, phase_s, &sc, &st->sample_s);
     for (int i = 0; s->gcache && i < sc.nrun; i++) st->allowed += run[i]->nallow;
-    if (s->gcache) timed_run(s->pool, sc.nrun, phase_a, &sc, &st->gaccept_s);
     if (s->logprobs) timed_run(s->pool, sc.nrun, phase_l, &sc, &st->sample_s);
     st->steps++;
     st->tokens += sc.nrun;
@@ -482,6 +508,7 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
         if (!qs[q].done) qs[q].done = qs[q].truncated = 1;
       break;
     }
+    if (ahead) grammar_ahead(s, &sc, qs, n);
   }
   for (int q = 0; q < n; q++) free(qs[q].sub), free(qs[q].aid), free(qs[q].alog), free(qs[q].bits), gasp_sample_buf_free(&qs[q].buf);
   free(run);
@@ -663,6 +690,7 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   if (s->parallel > 64) s->parallel = 64;
   s->threads = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   s->kv_split = o->kv_split;
+  s->grammar_serial = o->grammar_serial;
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;

@@ -3,8 +3,9 @@
  *     every step the mask the backend uses (from the cache, or computed through the first-byte prefilter and
  *     sliced applies, then cached) equals llama.cpp's own apply on the whole vocabulary, with a roomy cache
  *     and with one so small that it evicts all the time;
- *  2. the llama backend decodes the same answers with the cache on, off and cold, and with a KV stream per
- *     sequence instead of one shared cache (a random-weight model,
+ *  2. the llama backend decodes the same answers with the cache on, off and cold, with a KV stream per
+ *     sequence instead of one shared cache, and with the grammar's phases after the wait for the logits
+ *     instead of beside the model's step (a random-weight model,
  *     parallel sequences under the grammar, fixed seeds).
  * Needs libllama (GASP_HAVE_LLAMA). */
 #include <math.h>
@@ -131,7 +132,7 @@ static void walks(const struct llama_vocab *vocab, const char *gbnf, int nwalks,
 
 /* Answers of 4 parallel sequences under the grammar, with the given cache setting. */
 static int decode(const char *model, const gasp_target *t, const gasp_task *task, int cache_mb, int cold, int kv_split,
-                  char **out, long *hits) {
+                  int serial, char **out, long *hits) {
   gasp_backend_opts bo = {0};
   bo.model = model;
   bo.parallel = 4;
@@ -141,6 +142,7 @@ static int decode(const char *model, const gasp_target *t, const gasp_task *task
   bo.grammar_cache_mb = cache_mb;
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
+  bo.grammar_serial = serial;
   char err[512];
   gasp_backend *b = gasp_backend_open("llama", &bo, err, sizeof err);
   CHECK(b != NULL, "llama backend: %s", err);
@@ -226,22 +228,26 @@ int main(void) {
     gasp_mkmodel_preset("tiny", &o);
     char err[512];
     CHECK(gasp_mkmodel_write(&o, model, NULL, err, sizeof err) == 0, "mkmodel: %s", err);
-    char *on[8] = {0}, *off[8] = {0}, *cold[8] = {0}, *split[8] = {0};
-    long hon = 0, hoff = 0, hcold = 0, hsplit = 0;
+    char *on[8] = {0}, *off[8] = {0}, *cold[8] = {0}, *split[8] = {0}, *serial[8] = {0};
+    long hon = 0, hoff = 0, hcold = 0, hsplit = 0, hserial = 0;
     double t0 = gasp_now_s();
-    if (!decode(model, t, task, 0, 0, 0, on, &hon) && !decode(model, t, task, -1, 0, 0, off, &hoff) &&
-        !decode(model, t, task, 0, 1, 0, cold, &hcold) && !decode(model, t, task, 0, 0, 1, split, &hsplit)) {
+    if (!decode(model, t, task, 0, 0, 0, 0, on, &hon) && !decode(model, t, task, -1, 0, 0, 0, off, &hoff) &&
+        !decode(model, t, task, 0, 1, 0, 0, cold, &hcold) && !decode(model, t, task, 0, 0, 1, 0, split, &hsplit) &&
+        !decode(model, t, task, 0, 0, 0, 1, serial, &hserial)) {
       for (int i = 0; i < 8; i++) {
         CHECK(on[i] && off[i] && !strcmp(on[i], off[i]), "answer %d: the same with the cache and without", i);
         CHECK(on[i] && cold[i] && !strcmp(on[i], cold[i]), "answer %d: the same with a cold cache", i);
         /* a KV stream per sequence, the prompt copied into each: the same model inputs, so the same answers */
         CHECK(on[i] && split[i] && !strcmp(on[i], split[i]), "answer %d: the same with a KV stream per sequence", i);
+        /* the grammar's accept and masks while the model computes, or after its logits: the same draws */
+        CHECK(on[i] && serial[i] && !strcmp(on[i], serial[i]), "answer %d: the same with the grammar's phases serial", i);
       }
       CHECK(strcmp(on[0], on[1]) || strcmp(on[0], on[2]), "the sequences differ (they are sampled, not fixed)");
-      CHECK(hon > hcold && hcold > 0 && hoff == 0, "cache hits: on %ld, cold %ld, off %ld", hon, hcold, hoff);
+      CHECK(hon > hcold && hcold > 0 && hoff == 0 && hserial == hon, "cache hits: on %ld, cold %ld, off %ld, serial %ld",
+            hon, hcold, hoff, hserial);
     }
     printf("backend: %.1f s\n", gasp_now_s() - t0);
-    for (int i = 0; i < 8; i++) free(on[i]), free(off[i]), free(cold[i]), free(split[i]);
+    for (int i = 0; i < 8; i++) free(on[i]), free(off[i]), free(cold[i]), free(split[i]), free(serial[i]);
     unlink(model);
   }
   gasp_taskset_free(&ts);
