@@ -54,13 +54,31 @@ G=$B/gasp
 [ -d "$L/src/models" ] || export GASP_LLAMA_VOCAB_DIR=$ROOT/.dev/carry
 nvidia-smi -L
 [ -f /tmp/m100.gguf ] || $G mkmodel --size 100m -o /tmp/m100.gguf
-if [ "${BIG:-0}" = 1 ]; then
+if [ "${BIG:-0}" = 1 ] && [ "${MATRIX:-0}" != 1 ]; then
   echo "== 953M model: a short run with launches serialised (names the kernel if ggml's CUDA backend aborts)"
   CUDA_LAUNCH_BLOCKING=1 GASP_LLAMA_VERBOSE=1 timeout 180 $G genspeed --model /tmp/m1b.gguf --gpu-layers -1 --parallel 4 \
     --tokens 16 --grammar off --rounds 1 > "$OUT/big-diag.log" 2>&1
   echo "exit $?"; grep -i -m12 "error\|illegal\|in function\|no device code\|flash_attn\|CUDA0 compute\|tokens/s" "$OUT/big-diag.log"
   echo "== generation speed, 953M-parameter random llama (f16), all layers on the H200"
   timeout 300 $G genspeed --model /tmp/m1b.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar both 2>&1 | tee "$OUT/genspeed-big.log"
+fi
+# MATRIX=1: what a decode step's time depends on, side by side (issue 3): the grammar's phases beside the GPU or
+# after the wait (--grammar all: off, on without the mask cache, on serial, on), and a KV stream per sequence
+# (--kv-split). 8 rounds, the configurations taking turns (an earlier run of 2 rounds each, one after the other,
+# moved by 10% between configurations that do the same work)
+if [ "${MATRIX:-0}" = 1 ]; then
+  for m in ${MATRIX_MODELS:-m100 m1b}; do
+    [ -f /tmp/$m.gguf ] || continue
+    for cfg in "all --rounds 8" "both --kv-split --rounds 8"; do
+      set -- $cfg
+      g=$1; shift
+      f="$OUT/gs-$m-$g$(echo "$*" | tr -d ' -').log"
+      echo "== $m --grammar $g $*"
+      timeout 200 $G genspeed --model /tmp/$m.gguf --gpu-layers -1 --parallel 32 --tokens 256 --grammar $g "$@" >"$f" 2>&1
+      echo "exit $?"; grep -E "^(off|on)|grammar cost" "$f"
+    done
+  done
+  exit 0
 fi
 [ "${SMALL:-1}" = 1 ] || exit 0
 echo "== generation speed, 100M-parameter random llama, all layers on the H200"

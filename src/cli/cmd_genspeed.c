@@ -25,9 +25,10 @@ static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
   return a;
 }
 
-static int measure(const char *model, const gasp_target *t, const gasp_task *task, int parallel, int grammar,
-                   int cache_mb, int serial, int cold, int kv_split, int gpu_layers, int threads, int max_tokens, int rounds, speed_row *row, char *err,
-                   size_t cap) {
+/* One configuration's backend, opened for the whole run: the configurations take turns round by round, so a
+ * drift of the machine (clocks, other load) falls on all of them alike instead of on whichever ran last. */
+static gasp_backend *open_config(const char *model, int parallel, int grammar, int cache_mb, int serial, int cold,
+                                 int kv_split, int gpu_layers, int threads, speed_row *row, char *err, size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
   bo.parallel = parallel;
@@ -38,53 +39,43 @@ static int measure(const char *model, const gasp_target *t, const gasp_task *tas
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
   bo.grammar_serial = serial;
-  gasp_backend *b = gasp_backend_open("llama", &bo, err, cap);
-  if (!b) return -1;
-  char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
   memset(row, 0, sizeof *row);
   row->parallel = parallel;
   row->grammar = grammar;
   row->cache_mb = grammar ? cache_mb : 0;
   row->serial = grammar && serial;
-  gasp_gen_stats warm = {0};
-  int rc = 0;
-  /* round 0 warms up (context creation, grammar compile, first-touch of the weights) and is not counted */
-  for (int r = 0; r <= rounds && !rc; r++) {
-    if (r == 1 && b->stats) b->stats(b, &warm);
-    gasp_gen_params gp;
-    gasp_gen_params_default(&gp);
-    gp.max_tokens = max_tokens;
-    gp.temperature = 1.0; /* a random model at temperature 1: every sequence keeps going */
-    gp.top_p = 1.0;
-    gp.seed = 1000u * (unsigned)r + 1;
-    gp.n_samples = parallel;
-    for (int s = 0; s < parallel; s++) {
-      gasp_answer a;
-      gasp_diags d;
-      gasp_diags_init(&d);
-      if (b->generate(b, t, task, prompt, &gp, s, &a, &d)) {
-        snprintf(err, cap, "%s", d.count ? d.items[0].msg : "generation failed");
-        rc = -1;
-      } else if (r > 0) {
-        row->tokens += a.tokens;
-        row->seqs++;
-        row->truncated += a.truncated;
-        if (s == 0) row->seconds += a.seconds; /* one batch: every answer carries the batch's time */
-      }
-      gasp_answer_free(&a);
-      gasp_diags_free(&d);
-      if (rc) break;
+  return gasp_backend_open("llama", &bo, err, cap);
+}
+
+/* Round r of one configuration: its `parallel` samples of the prompt, decoded together in one batch. Round 0
+ * warms up (context creation, grammar compile, first touch of the weights) and is not counted. */
+static int run_round(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt, int r,
+                     int max_tokens, speed_row *row, char *err, size_t cap) {
+  gasp_gen_params gp;
+  gasp_gen_params_default(&gp);
+  gp.max_tokens = max_tokens;
+  gp.temperature = 1.0; /* a random model at temperature 1: every sequence keeps going */
+  gp.top_p = 1.0;
+  gp.seed = 1000u * (unsigned)r + 1;
+  gp.n_samples = row->parallel;
+  for (int s = 0; s < row->parallel; s++) {
+    gasp_answer a;
+    gasp_diags d;
+    gasp_diags_init(&d);
+    int rc = b->generate(b, t, task, prompt, &gp, s, &a, &d);
+    if (rc)
+      snprintf(err, cap, "%s", d.count ? d.items[0].msg : "generation failed");
+    else if (r > 0) {
+      row->tokens += a.tokens;
+      row->seqs++;
+      row->truncated += a.truncated;
+      if (s == 0) row->seconds += a.seconds; /* one batch: every answer carries the batch's time */
     }
+    gasp_answer_free(&a);
+    gasp_diags_free(&d);
+    if (rc) return -1;
   }
-  if (!rc && b->stats) {
-    gasp_gen_stats end;
-    b->stats(b, &end);
-    row->st = stats_sub(end, &warm);
-    row->have_stats = 1;
-  }
-  free(prompt);
-  gasp_backend_close(b);
-  return rc;
+  return 0;
 }
 
 static const char *row_name(const speed_row *r) {
@@ -142,6 +133,8 @@ int cmd_genspeed(int argc, char **argv) {
   gasp_cmd_spec spec = {"genspeed", "--model M.gguf [--parallel N] [--tokens N] [--grammar on|off|both]",
                         "Measure the llama backend's generation speed: 1 and N parallel sequences of one prompt, with "
                         "and without the target's grammar, side by side in one run.",
+                        "Every configuration keeps its own backend open and they take turns round by round, so a "
+                        "drift of the machine falls on all alike. "
                         "Sampling runs at temperature 1 with a fresh seed per round. Sequences end early when the "
                         "model (or the grammar) ends them, so the table gives tokens actually generated.\n"
                         "A second table splits each step (one decode of every running sequence) into milliseconds of "
@@ -186,21 +179,42 @@ int cmd_genspeed(int argc, char **argv) {
     return GASP_EXIT_USAGE;
   }
   speed_row rows[8];
+  gasp_backend *bs[8] = {0};
+  gasp_gen_stats warm[8];
   int n = 0, ps[2] = {1, parallel};
   char err[512];
   /* configurations: grammar off; on without the mask cache (all only); on with it, serial (all only); on */
   int cfg_grammar[4] = {0, 1, 1, 1}, cfg_cache[4] = {0, 0, cache_mb, cache_mb}, cfg_serial[4] = {0, 0, 1, 0};
-  for (int g = 0; g < 4; g++) {
+  rc = 0;
+  for (int g = 0; g < 4 && !rc; g++) {
     if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !all) || (g == 3 && !gon)) continue;
-    for (int k = 0; k < (parallel > 1 ? 2 : 1); k++) {
-      if (measure(model, t, task, ps[k], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, gpu_layers, threads, tokens, rounds, &rows[n],
-                  err, sizeof err)) {
-        gasp_cli_error("genspeed", "%s", err);
-        gasp_taskset_free(&ts);
-        return GASP_EXIT_ENV;
-      }
-      n++;
+    for (int k = 0; k < (parallel > 1 ? 2 : 1) && !rc; k++) {
+      bs[n] = open_config(model, ps[k], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, gpu_layers, threads,
+                          &rows[n], err, sizeof err);
+      if (!bs[n]) rc = -1;
+      else n++;
     }
+  }
+  char *prompt = gasp_prompt_build(t, task, GASP_VARIANT_DEFAULT);
+  for (int r = 0; r <= rounds && !rc; r++)
+    for (int i = 0; i < n && !rc; i++) {
+      if (r == 1 && bs[i]->stats) bs[i]->stats(bs[i], &warm[i]);
+      rc = run_round(bs[i], t, task, prompt, r, tokens, &rows[i], err, sizeof err);
+    }
+  for (int i = 0; i < n; i++) {
+    if (!rc && bs[i]->stats) {
+      gasp_gen_stats end;
+      bs[i]->stats(bs[i], &end);
+      rows[i].st = stats_sub(end, &warm[i]);
+      rows[i].have_stats = 1;
+    }
+    gasp_backend_close(bs[i]);
+  }
+  free(prompt);
+  if (rc) {
+    gasp_cli_error("genspeed", "%s", err);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
   }
   printf("model %s, task %s, %s, up to %d tokens per sequence, %d round(s), KV cache %s\n\n", model, task_id, t->name,
          tokens, rounds, kv_split ? "split (a stream per sequence)" : "unified");

@@ -449,7 +449,6 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
   if (active && ahead) grammar_ahead(s, &sc, qs, n);
   for (int step = 0; active > 0; step++) {
     gasp_gen_stats *st = &s->stats;
-    if (s->gcache && !ahead) grammar_ahead(s, &sc, qs, n);
     sc.nrun = 0;
     double tw = gasp_now_s(); /* the logits of the last decode: the wait for the model to finish the step */
     for (int q = 0; q < n; q++)
@@ -458,6 +457,8 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
         run[sc.nrun++] = &qs[q];
       }
     st->wait_s += gasp_now_s() - tw;
+    /* serial: the same phases for the same sequences (run is rebuilt alike), after the model finished */
+    if (s->gcache && !ahead) grammar_ahead(s, &sc, qs, n);
     if (s->gcache) timed_run(s->pool, sc.nrun, phase_t, &sc, &st->gcheck_s);
     timed_run(s->pool, sc.nrun, phase_s, &sc, &st->sample_s);
     for (int i = 0; s->gcache && i < sc.nrun; i++) st->allowed += run[i]->nallow;
