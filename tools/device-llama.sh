@@ -64,12 +64,13 @@ if [ "${BIG:-0}" = 1 ] && [ "${MATRIX:-0}" != 1 ]; then
 fi
 # MATRIX=1: what a decode step's time depends on, side by side (issue 3): the grammar's phases beside the GPU or
 # after the wait (--grammar all: off, on without the mask cache, on serial, on), and a KV stream per sequence
-# (--kv-split). 8 rounds, the configurations taking turns (an earlier run of 2 rounds each, one after the other,
-# moved by 10% between configurations that do the same work)
+# (--kv-split), and the 32 sequences in two lanes (contexts on their own threads) beside one. 6 rounds, the
+# configurations taking turns (an earlier run of 2 rounds each, one after the other, moved by 10% between
+# configurations that do the same work)
 if [ "${MATRIX:-0}" = 1 ]; then
   for m in ${MATRIX_MODELS:-m100 m1b}; do
     [ -f /tmp/$m.gguf ] || continue
-    for cfg in "all --rounds 8" "both --kv-split --rounds 8"; do
+    for cfg in ${MATRIX_CFGS:-"all --rounds 6 --lanes 2" "both --kv-split --rounds 6 --lanes 2"}; do
       set -- $cfg
       g=$1; shift
       f="$OUT/gs-$m-$g$(echo "$*" | tr -d ' -').log"

@@ -11,7 +11,7 @@
 #include "common.h"
 
 typedef struct {
-  int parallel, grammar, cache_mb, serial, tokens, seqs, truncated;
+  int parallel, grammar, cache_mb, serial, lanes, tokens, seqs, truncated;
   double seconds;
   int have_stats;
   gasp_gen_stats st;   /* the measured rounds' share of the backend's totals */
@@ -28,7 +28,7 @@ static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
 /* One configuration's backend, opened for the whole run: the configurations take turns round by round, so a
  * drift of the machine (clocks, other load) falls on all of them alike instead of on whichever ran last. */
 static gasp_backend *open_config(const char *model, int parallel, int grammar, int cache_mb, int serial, int cold,
-                                 int kv_split, int gpu_layers, int threads, speed_row *row, char *err, size_t cap) {
+                                 int kv_split, int lanes, int gpu_layers, int threads, speed_row *row, char *err, size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
   bo.parallel = parallel;
@@ -39,11 +39,13 @@ static gasp_backend *open_config(const char *model, int parallel, int grammar, i
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
   bo.grammar_serial = serial;
+  bo.lanes = lanes;
   memset(row, 0, sizeof *row);
   row->parallel = parallel;
   row->grammar = grammar;
   row->cache_mb = grammar ? cache_mb : 0;
   row->serial = grammar && serial;
+  row->lanes = lanes;
   return gasp_backend_open("llama", &bo, err, cap);
 }
 
@@ -92,17 +94,18 @@ static void print_breakdown(const speed_row *rows, int n) {
   int any = 0;
   for (int i = 0; i < n; i++) any |= rows[i].have_stats && rows[i].st.steps > 0;
   if (!any) return;
-  printf("\nms per step  %-10s %-8s %6s %7s %7s %7s %7s %8s %7s %8s %6s %8s %6s %8s %9s\n", "grammar", "parallel",
-         "steps", "prompt", "decode", "wait", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%",
+  printf("\nms per step  %-10s %-8s %5s %6s %7s %7s %7s %7s %8s %7s %8s %6s %8s %6s %8s %9s\n", "grammar", "parallel",
+         "lanes", "steps", "prompt", "decode", "wait", "sample", "g.check", "g.mask", "g.accept", "other", "masks/st", "hit%",
          "allowed", "cache KiB");
   for (int i = 0; i < n; i++) {
     const gasp_gen_stats *s = &rows[i].st;
     if (!rows[i].have_stats || s->steps <= 0) continue;
     double k = 1000.0 / (double)s->steps;
-    double other = rows[i].seconds - s->prompt_s - s->decode_s - s->wait_s - s->sample_s - s->gcheck_s - s->gmask_s -
+    /* lanes: each lane's steps and phases are its own, and the lanes run at once */
+    double other = rows[i].seconds * (s->lanes > 1 ? s->lanes : 1) - s->prompt_s - s->decode_s - s->wait_s - s->sample_s - s->gcheck_s - s->gmask_s -
                    s->gaccept_s;
-    printf("             %-10s %-8d %6ld %7.3f %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %8.0f %9.0f\n",
-           row_name(&rows[i]), rows[i].parallel, s->steps, s->prompt_s * k, s->decode_s * k, s->wait_s * k, s->sample_s * k,
+    printf("             %-10s %-8d %5d %6ld %7.3f %7.3f %7.3f %7.3f %8.3f %7.3f %8.3f %6.3f %8.2f %6.1f %8.0f %9.0f\n",
+           row_name(&rows[i]), rows[i].parallel, rows[i].lanes, s->steps, s->prompt_s * k, s->decode_s * k, s->wait_s * k, s->sample_s * k,
            s->gcheck_s * k, s->gmask_s * k,
            s->gaccept_s * k, other * k, (double)s->masks / (double)s->steps,
            s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0,
@@ -112,7 +115,7 @@ static void print_breakdown(const speed_row *rows, int n) {
 
 int cmd_genspeed(int argc, char **argv) {
   const char *model = NULL, *target = "ptx-sm90", *task_id = "vector_add", *grammar = "both";
-  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2, cache_mb = 64, cold = 0, kv_split = 0;
+  int parallel = 32, tokens = 256, gpu_layers = 0, threads = 0, rounds = 2, cache_mb = 64, cold = 0, kv_split = 0, lanes = 1;
   gasp_opt opts[] = {
       {"model", 'm', OPT_STR, "M.gguf", "the model (default $GASP_MODEL, else the shipped models/gasp-small.gguf)", &model},
       {"target", 't', OPT_STR, "T", "the target whose grammar and prompt are used (default ptx-sm90)", &target},
@@ -128,7 +131,9 @@ int cmd_genspeed(int argc, char **argv) {
       {"gpu-layers", 0, OPT_INT, "N", "layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
       {"kv-split", 0, OPT_FLAG, NULL, "a KV stream per sequence, the prompt copied into each (default: one cache shared "
                                       "by all sequences)", &kv_split},
-      {"threads", 0, OPT_INT, "N", "CPU threads (default all cores)", &threads},
+      {"lanes", 0, OPT_INT, "N", "contexts decoding shares of the N sequences on their own threads, so one's host work "
+                                 "overlaps another's step on the GPU (default 1)", &lanes},
+      {"threads", 0, OPT_INT, "N", "CPU threads (default all cores; lanes divide them)", &threads},
       {0}};
   gasp_cmd_spec spec = {"genspeed", "--model M.gguf [--parallel N] [--tokens N] [--grammar on|off|both]",
                         "Measure the llama backend's generation speed: 1 and N parallel sequences of one prompt, with "
@@ -164,8 +169,8 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_cli_error("genspeed", "--grammar must be on, off, both or all");
     return GASP_EXIT_USAGE;
   }
-  if (parallel < 1 || parallel > 64 || tokens < 1 || rounds < 1 || cache_mb < 0) {
-    gasp_cli_error("genspeed", "--parallel 1..64, --tokens and --rounds positive, --grammar-cache 0 or more");
+  if (parallel < 1 || parallel > 64 || tokens < 1 || rounds < 1 || cache_mb < 0 || lanes < 1 || lanes > 4) {
+    gasp_cli_error("genspeed", "--parallel 1..64, --lanes 1..4, --tokens and --rounds positive, --grammar-cache 0 or more");
     return GASP_EXIT_USAGE;
   }
   const gasp_target *t = cli_target("genspeed", target);
@@ -178,9 +183,9 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_USAGE;
   }
-  speed_row rows[8];
-  gasp_backend *bs[8] = {0};
-  gasp_gen_stats warm[8];
+  speed_row rows[12];
+  gasp_backend *bs[12] = {0};
+  gasp_gen_stats warm[12];
   int n = 0, ps[2] = {1, parallel};
   char err[512];
   /* configurations: grammar off; on without the mask cache (all only); on with it, serial (all only); on */
@@ -188,9 +193,10 @@ int cmd_genspeed(int argc, char **argv) {
   rc = 0;
   for (int g = 0; g < 4 && !rc; g++) {
     if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !all) || (g == 3 && !gon)) continue;
-    for (int k = 0; k < (parallel > 1 ? 2 : 1) && !rc; k++) {
-      bs[n] = open_config(model, ps[k], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, gpu_layers, threads,
-                          &rows[n], err, sizeof err);
+    /* 1 sequence; N in one lane; N in `lanes` lanes beside it */
+    for (int k = 0; k < (parallel > 1 ? (lanes > 1 ? 3 : 2) : 1) && !rc; k++) {
+      bs[n] = open_config(model, ps[k > 0], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, k == 2 ? lanes : 1,
+                          gpu_layers, threads, &rows[n], err, sizeof err);
       if (!bs[n]) rc = -1;
       else n++;
     }
@@ -216,10 +222,10 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_ENV;
   }
-  printf("model %s, task %s, %s, up to %d tokens per sequence, %d round(s), KV cache %s\n\n", model, task_id, t->name,
-         tokens, rounds, kv_split ? "split (a stream per sequence)" : "unified");
-  printf("%-9s %-8s %6s %8s %9s %10s %12s %9s\n", "grammar", "parallel", "seqs", "tokens", "seconds", "tokens/s",
-         "per seq/s", "vs 1 seq");
+  printf("model %s, task %s, %s, up to %d tokens per sequence, %d round(s), KV cache %s, %d lane(s)\n\n", model,
+         task_id, t->name, tokens, rounds, kv_split ? "split (a stream per sequence)" : "unified", lanes);
+  printf("%-10s %-8s %5s %6s %8s %9s %10s %12s %9s\n", "grammar", "parallel", "lanes", "seqs", "tokens", "seconds",
+         "tokens/s", "per seq/s", "vs 1 seq");
   for (int i = 0; i < n; i++) {
     double tps = rows[i].seconds > 0 ? rows[i].tokens / rows[i].seconds : 0;
     double base = 0;
@@ -227,7 +233,7 @@ int cmd_genspeed(int argc, char **argv) {
       if (same_config(&rows[j], &rows[i]) && rows[j].parallel == 1 &&
           rows[j].seconds > 0)
         base = rows[j].tokens / rows[j].seconds;
-    printf("%-9s %-8d %6d %8d %9.3f %10.1f %12.1f %8.2fx\n", row_name(&rows[i]), rows[i].parallel, rows[i].seqs,
+    printf("%-10s %-8d %5d %6d %8d %9.3f %10.1f %12.1f %8.2fx\n", row_name(&rows[i]), rows[i].parallel, rows[i].lanes, rows[i].seqs,
            rows[i].tokens, rows[i].seconds, tps, tps / rows[i].parallel, base > 0 ? tps / base : 0);
   }
   print_breakdown(rows, n);
@@ -249,12 +255,14 @@ int cmd_genspeed(int argc, char **argv) {
         for (int j = 0; j < n; j++)
           if (rows[i].grammar == 0 && rows[j].grammar == 1 &&
               (kind == 0 ? rows[j].cache_mb && !rows[j].serial : kind == 1 ? !rows[j].cache_mb : rows[j].serial) &&
-              rows[i].parallel == rows[j].parallel && rows[i].seconds > 0 && rows[j].seconds > 0) {
+              rows[i].parallel == rows[j].parallel && rows[i].lanes == rows[j].lanes && rows[i].seconds > 0 &&
+              rows[j].seconds > 0) {
             if (!any++)
               printf(kind == 1   ? "grammar cost without the mask cache:"
                      : kind == 2 ? "grammar cost with its phases serial (after the wait):"
                                  : "\ngrammar cost (1 - tokens/s with / without):");
-            printf("  %d seq: %.1f%%", rows[i].parallel,
+            printf(rows[i].lanes > 1 ? "  %d seq, %d lanes: %.1f%%" : "  %d seq%.0d: %.1f%%", rows[i].parallel,
+                   rows[i].lanes > 1 ? rows[i].lanes : 0,
                    100.0 * (1.0 - (rows[j].tokens / rows[j].seconds) / (rows[i].tokens / rows[i].seconds)));
           }
       if (any) printf("\n");

@@ -30,14 +30,29 @@
 #include "llama.h"
 #include "sample.h"
 
+#include <pthread.h>
+
 #define LOG_KEEP 2048
 #define PROMPT_CTX_DEFAULT 4096
+#define MAX_LANES 4
+
+/* One lane: a llama.cpp context of its own (its KV cache and, on a GPU, its own stream) that decodes a share
+ * of a batch's sequences on its own thread. With one lane a step is decode -> wait -> sample, and the GPU
+ * idles while the CPU builds and launches the next step and samples; with two, one lane's host work runs
+ * while the other's step computes. */
+typedef struct {
+  struct llama_context *ctx;
+  unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
+  gasp_fjpool *pool;           /* sampling threads */
+  int threads;                 /* llama.cpp's CPU threads and the pool's size */
+  gasp_gen_stats stats;        /* totals since the backend opened */
+} lane;
 
 typedef struct {
   struct llama_model *model;
   const struct llama_vocab *vocab;
-  struct llama_context *ctx;
-  unsigned ctx_cells;          /* n_ctx of ctx (0: none yet) */
+  lane lanes[MAX_LANES];
+  int nlanes;
   int parallel, threads, logprobs, prompt_ctx, grammar;
   int kv_split;                /* a KV stream per sequence (gasp_backend_opts.kv_split) */
   int grammar_serial;          /* the grammar's phases after the wait, not beside the GPU (gasp_backend_opts) */
@@ -48,20 +63,20 @@ typedef struct {
   char *grammar_text;          /* the grammar of cache_task (one task's grammar is reused by all its samples) */
   char cache_task[64];
   const void *cache_target;
-  gasp_fjpool *pool;           /* sampling threads */
   gasp_gcache *gcache;         /* grammar_text compiled, and the masks of its states met so far */
   size_t gcache_bytes;         /* the mask cache's bound (0: masks are not kept) */
   int gcache_cold;             /* forget the masks before each batch */
-  gasp_gen_stats stats;        /* totals since the backend opened */
 } llama_state;
 
 
 /* llama.cpp logs through a global callback: keep the last lines for our error messages */
 static char log_tail[LOG_KEEP];
+static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER; /* lanes decode on several threads */
 static void on_log(enum ggml_log_level level, const char *text, void *user) {
   (void)user;
   if (getenv("GASP_LLAMA_VERBOSE")) fputs(text, stderr);
   if (level == GGML_LOG_LEVEL_DEBUG) return;
+  pthread_mutex_lock(&log_mu);
   size_t have = strlen(log_tail), add = strlen(text);
   if (add >= LOG_KEEP) text += add - (LOG_KEEP - 1), add = LOG_KEEP - 1;
   if (have + add >= LOG_KEEP) {
@@ -70,6 +85,7 @@ static void on_log(enum ggml_log_level level, const char *text, void *user) {
     have -= drop;
   }
   memcpy(log_tail + have, text, add + 1);
+  pthread_mutex_unlock(&log_mu);
 }
 
 /* The last error-looking line llama.cpp logged, for messages. */
@@ -114,36 +130,41 @@ static void llama_close(gasp_backend *b) {
   llama_state *s = b->state;
   if (!s) return;
   cache_clear(s);
-  gasp_fjpool_close(s->pool);
+  for (int i = 0; i < s->nlanes; i++) {
+    gasp_fjpool_close(s->lanes[i].pool);
+    if (s->lanes[i].ctx) llama_free(s->lanes[i].ctx);
+  }
   gasp_gcache_free(s->gcache);
   free(s->grammar_text);
-  if (s->ctx) llama_free(s->ctx);
   if (s->model) llama_model_free(s->model);
   free(s);
   b->state = NULL;
 }
 
-/* A context with room for the prompt plus `gen` tokens for each of n sequences. Recreated only when a
+/* The most sequences one lane decodes at once: lane 0's share of a full batch. */
+static int lane_parallel(const llama_state *s) { return (s->parallel + s->nlanes - 1) / s->nlanes; }
+
+/* A lane's context with room for the prompt plus `gen` tokens for each of n sequences. Recreated only when a
  * larger one is needed. */
-static int ensure_ctx(llama_state *s, unsigned need, int n, gasp_diags *d) {
-  if (s->ctx && s->ctx_cells >= need) return 0;
-  if (s->ctx) llama_free(s->ctx);
+static int ensure_ctx(llama_state *s, lane *ln, unsigned need, int n, gasp_diags *d) {
+  if (ln->ctx && ln->ctx_cells >= need) return 0;
+  if (ln->ctx) llama_free(ln->ctx);
   struct llama_context_params cp = llama_context_default_params();
   cp.n_ctx = need;
   cp.n_batch = need < 2048 ? need : 2048;
   if (cp.n_batch < (unsigned)n) cp.n_batch = (unsigned)n;
   cp.n_ubatch = cp.n_batch < 512 ? cp.n_batch : 512;
-  cp.n_seq_max = (unsigned)(s->parallel > n ? s->parallel : n);
+  cp.n_seq_max = (unsigned)(lane_parallel(s) > n ? lane_parallel(s) : n);
   /* unified: one KV buffer for all sequences, the prompt's cells shared, not copied; but every token then
    * attends over every sequence's cells (masked), and llama.cpp builds that mask on the CPU each step, n
    * tokens x all cells. Split: a stream per sequence (n_ctx is divided among them), the prompt copied. */
   cp.kv_unified = !s->kv_split;
-  cp.n_threads = cp.n_threads_batch = s->threads;
+  cp.n_threads = cp.n_threads_batch = ln->threads;
   cp.no_perf = true;
   log_tail[0] = 0;
-  s->ctx = llama_init_from_model(s->model, cp);
-  s->ctx_cells = s->ctx ? llama_n_ctx(s->ctx) : 0;
-  if (!s->ctx) {
+  ln->ctx = llama_init_from_model(s->model, cp);
+  ln->ctx_cells = ln->ctx ? llama_n_ctx(ln->ctx) : 0;
+  if (!ln->ctx) {
     char l[512];
     gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0,
                    "llama.cpp could not create a context of %u tokens for %d sequence(s) (out of memory?) %s", need, n,
@@ -223,6 +244,7 @@ typedef struct {
  *  L (per sequence)      log-probabilities, when asked for. */
 typedef struct {
   llama_state *s;
+  lane *ln;
   seq_state **run;   /* the sequences of this phase */
   int nrun, nv, slices;
 } step_ctx;
@@ -314,27 +336,28 @@ static int ends_with_stop(const gasp_str *t, const gasp_gen_params *p) {
 
 /* Under a grammar, the phases that need no logits for the sequences still running (A for those with a token
  * drawn, then G, B, C): the next draw's masks. */
-static void grammar_ahead(llama_state *s, step_ctx *sc, seq_state *qs, int n) {
-  gasp_gen_stats *st = &s->stats;
+static void grammar_ahead(step_ctx *sc, seq_state *qs, int n) {
+  gasp_gen_stats *st = &sc->ln->stats;
+  gasp_fjpool *pool = sc->ln->pool;
   sc->nrun = 0;
   for (int q = 0; q < n; q++)
     if (!qs[q].done) sc->run[sc->nrun++] = &qs[q];
   if (!sc->nrun) return;
-  timed_run(s->pool, sc->nrun, phase_a, sc, &st->gaccept_s);
-  timed_run(s->pool, sc->nrun, phase_g, sc, &st->gcheck_s);
+  timed_run(pool, sc->nrun, phase_a, sc, &st->gaccept_s);
+  timed_run(pool, sc->nrun, phase_g, sc, &st->gcheck_s);
   int misses = 0;
   for (int i = 0; i < sc->nrun; i++) st->mask_hits += sc->run[i]->hit, misses += !sc->run[i]->hit;
   st->masks += sc->nrun;
   /* the mask work only when some sequence missed the cache: waking the pool for nothing cost about as
    * much as the rest of the grammar's step for one sequence */
   if (misses) {
-    timed_run(s->pool, sc->nrun * sc->slices, phase_b, sc, &st->gmask_s);
-    timed_run(s->pool, sc->nrun, phase_c, sc, &st->gmask_s);
+    timed_run(pool, sc->nrun * sc->slices, phase_b, sc, &st->gmask_s);
+    timed_run(pool, sc->nrun, phase_c, sc, &st->gmask_s);
   }
 }
 
 /* Decodes n samples of one prompt together into answers[0..n). */
-static int decode_batch(llama_state *s, const gasp_task *task, const char *prompt,
+static int decode_batch(llama_state *s, lane *ln, const gasp_task *task, const char *prompt,
                         const gasp_gen_params *p, int first, int n, gasp_answer *answers, gasp_diags *d) {
   double t0 = gasp_now_s();
   /* the prompt: raw text (the article's raw-completion mode) or the model's own chat template */
@@ -377,17 +400,17 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
   }
   /* sized for the run (prompt room + every parallel sequence at max tokens), not for this batch: a context
    * that grew with the batches made a sample's answer depend on what ran before it */
-  unsigned nseq = (unsigned)(s->parallel > n ? s->parallel : n),
+  unsigned nseq = (unsigned)(lane_parallel(s) > n ? lane_parallel(s) : n),
            need = s->kv_split ? nseq * ((unsigned)s->prompt_ctx + (unsigned)p->max_tokens + 16)
                               : (unsigned)s->prompt_ctx + nseq * (unsigned)p->max_tokens + 16;
-  if (ensure_ctx(s, need, n, d)) {
+  if (ensure_ctx(s, ln, need, n, d)) {
     free(toks);
     return -1;
   }
-  llama_memory_clear(llama_get_memory(s->ctx), true);
+  llama_memory_clear(llama_get_memory(ln->ctx), true);
 
   int nv = llama_vocab_n_tokens(s->vocab);
-  int bcap = (int)llama_n_batch(s->ctx);
+  int bcap = (int)llama_n_batch(ln->ctx);
   struct llama_batch batch = llama_batch_init(bcap > n ? bcap : n, 0, n);
   /* the prompt once, its cells belonging to every sequence */
   int rc = 0;
@@ -403,11 +426,11 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
       for (int q = 0; q < batch.n_seq_id[k]; q++) batch.seq_id[k][q] = q;
       batch.logits[k] = i == np - 1;
     }
-    if (llama_decode(s->ctx, batch)) rc = -1;
+    if (llama_decode(ln->ctx, batch)) rc = -1;
   }
   /* the copies are done by llama.cpp at the next decode (whole streams: seq_cp across streams copies buffers) */
-  for (int q = 1; s->kv_split && q < n && !rc; q++) llama_memory_seq_cp(llama_get_memory(s->ctx), 0, q, -1, -1);
-  s->stats.prompt_s += gasp_now_s() - tp;
+  for (int q = 1; s->kv_split && q < n && !rc; q++) llama_memory_seq_cp(llama_get_memory(ln->ctx), 0, q, -1, -1);
+  ln->stats.prompt_s += gasp_now_s() - tp;
   free(toks);
   if (rc) {
     char l[512];
@@ -428,7 +451,6 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
       rc = -1;
     }
   }
-  if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
   for (int q = 0; q < n && !rc; q++) {
     if (gasp_sample_buf_reserve(&qs[q].buf, nv)) rc = -1;
     if (qs[q].grammar) {
@@ -441,28 +463,28 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     if (rc) gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for %d sequences' sampling", n);
   }
   seq_state **run = calloc((size_t)n, sizeof *run);
-  step_ctx sc = {s, run, 0, nv, s->threads > 1 ? s->threads : 1};
+  step_ctx sc = {s, ln, run, 0, nv, ln->threads > 1 ? ln->threads : 1};
   int active = rc ? 0 : n;
   /* the grammar's phases that need no logits run while the GPU computes (s->grammar_serial: after the wait,
    * as before, for measuring the difference) */
   int ahead = s->gcache && !s->grammar_serial;
-  if (active && ahead) grammar_ahead(s, &sc, qs, n);
+  if (active && ahead) grammar_ahead(&sc, qs, n);
   for (int step = 0; active > 0; step++) {
-    gasp_gen_stats *st = &s->stats;
+    gasp_gen_stats *st = &ln->stats;
     sc.nrun = 0;
     double tw = gasp_now_s(); /* the logits of the last decode: the wait for the model to finish the step */
     for (int q = 0; q < n; q++)
       if (!qs[q].done) {
-        qs[q].logits = llama_get_logits_ith(s->ctx, qs[q].batch_idx);
+        qs[q].logits = llama_get_logits_ith(ln->ctx, qs[q].batch_idx);
         run[sc.nrun++] = &qs[q];
       }
     st->wait_s += gasp_now_s() - tw;
     /* serial: the same phases for the same sequences (run is rebuilt alike), after the model finished */
-    if (s->gcache && !ahead) grammar_ahead(s, &sc, qs, n);
-    if (s->gcache) timed_run(s->pool, sc.nrun, phase_t, &sc, &st->gcheck_s);
-    timed_run(s->pool, sc.nrun, phase_s, &sc, &st->sample_s);
+    if (s->gcache && !ahead) grammar_ahead(&sc, qs, n);
+    if (s->gcache) timed_run(ln->pool, sc.nrun, phase_t, &sc, &st->gcheck_s);
+    timed_run(ln->pool, sc.nrun, phase_s, &sc, &st->sample_s);
     for (int i = 0; s->gcache && i < sc.nrun; i++) st->allowed += run[i]->nallow;
-    if (s->logprobs) timed_run(s->pool, sc.nrun, phase_l, &sc, &st->sample_s);
+    if (s->logprobs) timed_run(ln->pool, sc.nrun, phase_l, &sc, &st->sample_s);
     st->steps++;
     st->tokens += sc.nrun;
     batch.n_tokens = 0;
@@ -501,15 +523,15 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     }
     if (!batch.n_tokens) break;
     double td = gasp_now_s();
-    int drc = llama_decode(s->ctx, batch);
-    s->stats.decode_s += gasp_now_s() - td;
+    int drc = llama_decode(ln->ctx, batch);
+    ln->stats.decode_s += gasp_now_s() - td;
     if (drc) {
       /* no room left in the context: the sequences still running end here, marked truncated */
       for (int q = 0; q < n; q++)
         if (!qs[q].done) qs[q].done = qs[q].truncated = 1;
       break;
     }
-    if (ahead) grammar_ahead(s, &sc, qs, n);
+    if (ahead) grammar_ahead(&sc, qs, n);
   }
   for (int q = 0; q < n; q++) free(qs[q].sub), free(qs[q].aid), free(qs[q].alog), free(qs[q].bits), gasp_sample_buf_free(&qs[q].buf);
   free(run);
@@ -533,6 +555,61 @@ static int decode_batch(llama_state *s, const gasp_task *task, const char *promp
     gasp_gstate_free(qs[q].grammar);
   }
   free(qs);
+  return rc;
+}
+
+typedef struct {
+  llama_state *s;
+  lane *ln;
+  const gasp_task *task;
+  const char *prompt;
+  const gasp_gen_params *p;
+  int first, n, rc;
+  gasp_answer *answers;
+  gasp_diags d;
+} lane_job;
+
+static void *lane_main(void *arg) {
+  lane_job *j = arg;
+  j->rc = decode_batch(j->s, j->ln, j->task, j->prompt, j->p, j->first, j->n, j->answers, &j->d);
+  return NULL;
+}
+
+/* n samples split over the lanes (samples first.. in order: lane 0 the first share), each lane on its own
+ * thread. A sample's seed depends on its number only, so the split does not change what is drawn. */
+static int decode_lanes(llama_state *s, const gasp_task *task, const char *prompt, const gasp_gen_params *p, int first,
+                        int n, gasp_answer *answers, gasp_diags *d) {
+  int nl = s->nlanes < n ? s->nlanes : n;
+  if (nl <= 1) return decode_batch(s, &s->lanes[0], task, prompt, p, first, n, answers, d);
+  lane_job jobs[MAX_LANES];
+  pthread_t th[MAX_LANES];
+  int started[MAX_LANES] = {0}, at = 0;
+  double t0 = gasp_now_s();
+  for (int i = 0; i < nl; i++) {
+    int k = (n - at + (nl - i) - 1) / (nl - i); /* the earlier lanes take the larger shares */
+    jobs[i] = (lane_job){s, &s->lanes[i], task, prompt, p, first + at, k, 0, answers + at, {0}};
+    gasp_diags_init(&jobs[i].d);
+    at += k;
+  }
+  for (int i = 1; i < nl; i++) started[i] = !pthread_create(&th[i], NULL, lane_main, &jobs[i]);
+  lane_main(&jobs[0]);
+  int rc = 0;
+  for (int i = 1; i < nl; i++) {
+    if (started[i]) pthread_join(th[i], NULL);
+    else lane_main(&jobs[i]); /* no thread to be had: in turn, on this one */
+  }
+  for (int i = 0; i < nl; i++) {
+    if (jobs[i].rc) rc = -1;
+    for (size_t k = 0; k < jobs[i].d.count; k++)
+      gasp_diags_add(d, jobs[i].d.items[k].sev, jobs[i].d.items[k].cls, 0, 0, "%s", jobs[i].d.items[k].msg);
+    gasp_diags_free(&jobs[i].d);
+  }
+  if (rc) /* all or nothing: the answers some lane made are freed, as when one batch fails */
+    for (int i = 0; i < nl; i++)
+      if (!jobs[i].rc)
+        for (int k = 0; k < jobs[i].n; k++) gasp_answer_free(&jobs[i].answers[k]);
+  double secs = gasp_now_s() - t0;
+  for (int k = 0; !rc && k < n; k++) answers[k].seconds = secs; /* each answer took the whole batch's time */
   return rc;
 }
 
@@ -578,14 +655,15 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
   }
   /* a repair turn's prompt quotes its own sample's failure: nothing to share, and the samples decoded
    * ahead for the first turn stay cached */
-  if (p->turn > 0) return decode_batch(s, task, prompt, p, sample, 1, out, d);
+  if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
+  if (p->turn > 0) return decode_batch(s, &s->lanes[0], task, prompt, p, sample, 1, out, d);
   cache_clear(s);
   int total = p->n_samples > 0 ? p->n_samples : 1;
   int n = total - sample;
   if (n > s->parallel) n = s->parallel;
   if (n < 1) n = 1;
   if (n > (int)(sizeof s->cache / sizeof s->cache[0])) n = (int)(sizeof s->cache / sizeof s->cache[0]);
-  if (decode_batch(s, task, prompt, p, sample, n, s->cache, d)) return -1;
+  if (decode_lanes(s, task, prompt, p, sample, n, s->cache, d)) return -1;
   s->cache_first = sample;
   s->cache_n = n;
   s->cache_prompt = gasp_strdup(prompt);
@@ -635,7 +713,16 @@ void gasp_llama_sampler_bench(int nv, int iters, double temperature, double top_
 
 static void llama_stats(gasp_backend *b, gasp_gen_stats *out) {
   llama_state *s = b->state;
-  *out = s->stats;
+  memset(out, 0, sizeof *out);
+  /* summed over the lanes: with several, their phases overlap in time (lanes says how many) */
+  for (int i = 0; i < s->nlanes; i++) {
+    const gasp_gen_stats *l = &s->lanes[i].stats;
+    out->steps += l->steps, out->tokens += l->tokens, out->masks += l->masks, out->mask_hits += l->mask_hits;
+    out->allowed += l->allowed, out->prompt_s += l->prompt_s, out->decode_s += l->decode_s, out->wait_s += l->wait_s;
+    out->sample_s += l->sample_s, out->gcheck_s += l->gcheck_s, out->gmask_s += l->gmask_s;
+    out->gaccept_s += l->gaccept_s;
+  }
+  out->lanes = s->nlanes;
   if (s->gcache) {
     gasp_gcache_counts k;
     gasp_gcache_get_counts(s->gcache, &k);
@@ -695,7 +782,14 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
-  s->pool = gasp_fjpool_open(s->threads);
+  /* lanes share the cores: each gets its part for llama.cpp's threads and its sampling pool */
+  s->nlanes = o->lanes > 1 ? (o->lanes < MAX_LANES ? o->lanes : MAX_LANES) : 1;
+  if (s->nlanes > s->parallel) s->nlanes = s->parallel;
+  for (int i = 0; i < s->nlanes; i++) {
+    lane *ln = &s->lanes[i];
+    ln->threads = s->threads / s->nlanes > 0 ? s->threads / s->nlanes : 1;
+    ln->pool = gasp_fjpool_open(ln->threads);
+  }
   /* 64 MiB of masks by default: 16k states of a 32k vocabulary, 3.4k of Qwen2's 152k */
   s->gcache_cold = o->grammar_cache_cold;
   s->gcache_bytes = o->grammar_cache_mb < 0 ? 0 : (size_t)(o->grammar_cache_mb ? o->grammar_cache_mb : 64) << 20;

@@ -5,7 +5,7 @@
  *     and with one so small that it evicts all the time;
  *  2. the llama backend decodes the same answers with the cache on, off and cold, with a KV stream per
  *     sequence instead of one shared cache, and with the grammar's phases after the wait for the logits
- *     instead of beside the model's step (a random-weight model,
+ *     instead of beside the model's step, and with the sequences decoded in two lanes (a random-weight model,
  *     parallel sequences under the grammar, fixed seeds).
  * Needs libllama (GASP_HAVE_LLAMA). */
 #include <math.h>
@@ -132,7 +132,7 @@ static void walks(const struct llama_vocab *vocab, const char *gbnf, int nwalks,
 
 /* Answers of 4 parallel sequences under the grammar, with the given cache setting. */
 static int decode(const char *model, const gasp_target *t, const gasp_task *task, int cache_mb, int cold, int kv_split,
-                  int serial, char **out, long *hits) {
+                  int serial, int lanes, char **out, long *hits) {
   gasp_backend_opts bo = {0};
   bo.model = model;
   bo.parallel = 4;
@@ -143,6 +143,7 @@ static int decode(const char *model, const gasp_target *t, const gasp_task *task
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
   bo.grammar_serial = serial;
+  bo.lanes = lanes;
   char err[512];
   gasp_backend *b = gasp_backend_open("llama", &bo, err, sizeof err);
   CHECK(b != NULL, "llama backend: %s", err);
@@ -228,12 +229,12 @@ int main(void) {
     gasp_mkmodel_preset("tiny", &o);
     char err[512];
     CHECK(gasp_mkmodel_write(&o, model, NULL, err, sizeof err) == 0, "mkmodel: %s", err);
-    char *on[8] = {0}, *off[8] = {0}, *cold[8] = {0}, *split[8] = {0}, *serial[8] = {0};
-    long hon = 0, hoff = 0, hcold = 0, hsplit = 0, hserial = 0;
+    char *on[8] = {0}, *off[8] = {0}, *cold[8] = {0}, *split[8] = {0}, *serial[8] = {0}, *lanes[8] = {0};
+    long hon = 0, hoff = 0, hcold = 0, hsplit = 0, hserial = 0, hlanes = 0;
     double t0 = gasp_now_s();
-    if (!decode(model, t, task, 0, 0, 0, 0, on, &hon) && !decode(model, t, task, -1, 0, 0, 0, off, &hoff) &&
-        !decode(model, t, task, 0, 1, 0, 0, cold, &hcold) && !decode(model, t, task, 0, 0, 1, 0, split, &hsplit) &&
-        !decode(model, t, task, 0, 0, 0, 1, serial, &hserial)) {
+    if (!decode(model, t, task, 0, 0, 0, 0, 1, on, &hon) && !decode(model, t, task, -1, 0, 0, 0, 1, off, &hoff) &&
+        !decode(model, t, task, 0, 1, 0, 0, 1, cold, &hcold) && !decode(model, t, task, 0, 0, 1, 0, 1, split, &hsplit) &&
+        !decode(model, t, task, 0, 0, 0, 1, 1, serial, &hserial) && !decode(model, t, task, 0, 0, 0, 0, 2, lanes, &hlanes)) {
       for (int i = 0; i < 8; i++) {
         CHECK(on[i] && off[i] && !strcmp(on[i], off[i]), "answer %d: the same with the cache and without", i);
         CHECK(on[i] && cold[i] && !strcmp(on[i], cold[i]), "answer %d: the same with a cold cache", i);
@@ -241,13 +242,15 @@ int main(void) {
         CHECK(on[i] && split[i] && !strcmp(on[i], split[i]), "answer %d: the same with a KV stream per sequence", i);
         /* the grammar's accept and masks while the model computes, or after its logits: the same draws */
         CHECK(on[i] && serial[i] && !strcmp(on[i], serial[i]), "answer %d: the same with the grammar's phases serial", i);
+        /* two lanes (contexts on their own threads, two sequences each): a sample's draws depend on its number */
+        CHECK(on[i] && lanes[i] && !strcmp(on[i], lanes[i]), "answer %d: the same with two lanes", i);
       }
       CHECK(strcmp(on[0], on[1]) || strcmp(on[0], on[2]), "the sequences differ (they are sampled, not fixed)");
       CHECK(hon > hcold && hcold > 0 && hoff == 0 && hserial == hon, "cache hits: on %ld, cold %ld, off %ld, serial %ld",
             hon, hcold, hoff, hserial);
     }
     printf("backend: %.1f s\n", gasp_now_s() - t0);
-    for (int i = 0; i < 8; i++) free(on[i]), free(off[i]), free(cold[i]), free(split[i]), free(serial[i]);
+    for (int i = 0; i < 8; i++) free(on[i]), free(off[i]), free(cold[i]), free(split[i]), free(serial[i]), free(lanes[i]);
     unlink(model);
   }
   gasp_taskset_free(&ts);
