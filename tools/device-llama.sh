@@ -70,7 +70,7 @@ fi
 if [ "${MATRIX:-0}" = 1 ]; then
   for m in ${MATRIX_MODELS:-m100 m1b}; do
     [ -f /tmp/$m.gguf ] || continue
-    for cfg in ${MATRIX_CFGS:-"all --rounds 6 --lanes 2" "both --kv-split --rounds 6 --lanes 2"}; do
+    for cfg in "all --rounds 6 --lanes 2" "both --kv-split --rounds 6 --lanes 2"; do
       set -- $cfg
       g=$1; shift
       f="$OUT/gs-$m-$g$(echo "$*" | tr -d ' -').log"
