@@ -8,8 +8,17 @@ set -u
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 [ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
-PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90" # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh
+# the pairs files; ptx-sm90.jsonl comes from device-corpus.sh (or .dev/carry); EXTRA names more in .dev/carry
+PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90 ${EXTRA:-}"
 for n in $PAIRS; do [ -f "$R/.dev/carry/$n.jsonl.gz" ] && gunzip -c "$R/.dev/carry/$n.jsonl.gz" > "$W/$n.jsonl"; done
+# L0_TASKS=FILE.tgz (in .dev/carry, a tasks/ folder of one-instruction tasks): their PTX pairs verified here first
+if [ -n "${L0_TASKS:-}" ]; then
+  rm -rf "$W/l0" && mkdir -p "$W/l0" && tar xzf "$R/.dev/carry/$L0_TASKS" -C "$W/l0" || exit 3
+  t1=$(date +%s)
+  "$G" corpus build --target ptx-sm90 --tasks-dir "$W/l0/tasks" -o "$W/l0-ptx-sm90.jsonl" --workers 8 -q
+  echo "L0 PTX pairs: $(wc -l < "$W/l0-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
+  PAIRS="$PAIRS l0-ptx-sm90"
+fi
 rm -rf "$W"/tok-* "$W/run"
 t0=$(date +%s)
 for n in $PAIRS; do # one tokenizer process per target, in parallel
@@ -21,8 +30,14 @@ wait
 grep -h -A1 "^target" "$W"/prepare-*.log | grep -v "^target\|^--"
 echo "prepare: $(( $(date +%s) - t0 )) s"
 ls -d "$W"/tok-* >/dev/null || exit 3
+# INIT=M.gguf: continue from that model's weights (its shape; PRESET is then ignored) with LR/MIN_LR/WARMUP
+INITARGS=""
+if [ -n "${INIT:-}" ]; then
+  "$G" train dump "$INIT" -o "$W/init" >/dev/null || exit 3
+  INITARGS="--init $W/init --lr ${LR:-5e-4} --min-lr ${MIN_LR:-5e-5} --warmup ${WARMUP:-20}"
+fi
 python3 "$R/tools/train/train.py" --data "$W"/tok-* --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
-  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} --repeat "${REPEAT:-}" 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
+  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} --repeat "${REPEAT:-}" $INITARGS 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
 grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
 "$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
 ls -la "$W/gasp-small.gguf"
