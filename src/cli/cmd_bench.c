@@ -290,7 +290,7 @@ int cmd_bench(int argc, char **argv) {
   int samples = 1, resume = 0, seed = 1, no_time = 0, level = -1, spares = 2, fresh = 0, chat = 0,
       max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, workers = 0, per_gpu = 0, mpi = 0,
       endpoint_limit = 0, request_timeout = 300, parallel = 0, gpu_layers = 0, ctx = 0, logprobs = 0, top_k = 0, kv_split = 0,
-      threads = 0, allow_hazards = 0, lanes = 1;
+      threads = 0, allow_hazards = 0, lanes = 0;
   const char *grammar = "off";
   double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
@@ -317,7 +317,8 @@ int cmd_bench(int argc, char **argv) {
       {"kv-split", 0, OPT_FLAG, NULL, "llama backend: a KV stream per parallel sample, the prompt copied into each "
                                       "(each attends over its own cells only; memory for samples x (ctx + max tokens) cells)", &kv_split},
       {"lanes", 0, OPT_INT, "N", "llama backend: contexts decoding shares of the parallel samples on their own threads, "
-                                 "so one's host work overlaps another's step on the GPU (default 1)", &lanes},
+                                 "so one's host work overlaps another's step on the GPU (default 2 with --gpu-layers and 8 or more "
+                                 "parallel samples, else 1)", &lanes},
       {"threads", 0, OPT_INT, "N", "llama backend: CPU threads (default all cores; lanes divide them)", &threads},
       {"logprobs", 0, OPT_FLAG, NULL, "llama backend: record each token's log-probability and top 5 alternatives", &logprobs},
       {"top-k", 0, OPT_INT, "K", "llama backend: top-k sampling (default off)", &top_k},

@@ -67,8 +67,8 @@ typedef struct {
   int grammar_cache_mb; /* llama: memory for cached grammar masks, MiB (0: 64; negative: none, every mask computed) */
   int grammar_cache_cold; /* llama: forget the masks before each batch (measures a task's first batch) */
   int kv_split;         /* llama: one KV stream per sequence, the prompt copied into each (else one shared cache) */
-  int lanes;            /* llama: contexts decoding shares of a batch on their own threads (0: 1), so one's host
-                         * work overlaps another's step on the GPU */
+  int lanes;            /* llama: contexts decoding shares of a batch on their own threads, so one's host work
+                         * overlaps another's step on the GPU (0: 2 with GPU layers and 8+ parallel, else 1) */
   int grammar_serial;   /* llama: accept and find the next masks after waiting for the logits, not while the GPU
                          * computes the step (the order before; genspeed --grammar all measures both) */
   int endpoint_limit;   /* openai: requests in flight per endpoint unless its URL#N says; 0: no limit */

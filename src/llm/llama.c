@@ -783,7 +783,11 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
   /* lanes share the cores: each gets its part for llama.cpp's threads and its sampling pool */
-  s->nlanes = o->lanes > 1 ? (o->lanes < MAX_LANES ? o->lanes : MAX_LANES) : 1;
+  /* by default two when the model runs on a GPU and a batch is big enough to share: on the H200, 32 sequences
+   * in two lanes gave 12-13x one sequence's rate where one lane gave 8.4-9.8x (docs/measurements-h200.md); on
+   * CPU cores the lanes only compete for them */
+  int want = o->lanes > 0 ? o->lanes : (o->gpu_layers != 0 && s->parallel >= 8 ? 2 : 1);
+  s->nlanes = want < MAX_LANES ? want : MAX_LANES;
   if (s->nlanes > s->parallel) s->nlanes = s->parallel;
   for (int i = 0; i < s->nlanes; i++) {
     lane *ln = &s->lanes[i];
