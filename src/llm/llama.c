@@ -9,7 +9,10 @@
  *    differs once top-k/top-p truncate). Masking the whole vocabulary per token is the cost llama.cpp users
  *    measured at up to 37%; here the mask of each grammar state is computed once and cached
  *    (grammar_cache.h), since the grammar returns to the same few states at every line and operand, and a
- *    cached mask makes the draw cheaper than one over the whole vocabulary;
+ *    cached mask makes the draw cheaper than one over the whole vocabulary; the grammar's work that needs no
+ *    logits runs while the GPU computes the step;
+ *  - lanes: contexts that decode shares of a batch on their own threads, so one's host work (launching its
+ *    step, sampling) overlaps another's step on the GPU;
  *  - our own sampler (sample.h), which reads the logits in place instead of building llama.cpp's candidate
  *    array of the whole vocabulary for each token;
  *  - per-token log-probabilities with the top 5 alternatives.
@@ -17,6 +20,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +33,6 @@
 #include "grammar_cache.h"
 #include "llama.h"
 #include "sample.h"
-
-#include <pthread.h>
 
 #define LOG_KEEP 2048
 #define PROMPT_CTX_DEFAULT 4096
@@ -91,12 +93,20 @@ static void on_log(enum ggml_log_level level, const char *text, void *user) {
 /* The last error-looking line llama.cpp logged, for messages. */
 static const char *last_log_line(char *buf, size_t cap) {
   buf[0] = 0;
+  pthread_mutex_lock(&log_mu);
   char *copy = gasp_strdup(log_tail), *save = NULL;
+  pthread_mutex_unlock(&log_mu);
   for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
     if (strstr(l, "error") || strstr(l, "failed") || strstr(l, "invalid") || strstr(l, "parse"))
       snprintf(buf, cap, "%s", l);
   free(copy);
   return buf;
+}
+
+static void log_reset(void) {
+  pthread_mutex_lock(&log_mu);
+  log_tail[0] = 0;
+  pthread_mutex_unlock(&log_mu);
 }
 
 /* ggml aborts the process on a backend error (a CUDA error, say). The process is lost either way; this
@@ -161,7 +171,7 @@ static int ensure_ctx(llama_state *s, lane *ln, unsigned need, int n, gasp_diags
   cp.kv_unified = !s->kv_split;
   cp.n_threads = cp.n_threads_batch = ln->threads;
   cp.no_perf = true;
-  log_tail[0] = 0;
+  log_reset();
   ln->ctx = llama_init_from_model(s->model, cp);
   ln->ctx_cells = ln->ctx ? llama_n_ctx(ln->ctx) : 0;
   if (!ln->ctx) {
@@ -639,7 +649,7 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
     if (!s->grammar_text) return -1;
     /* compiled once per task: its samples' sequences start from clones and share the masks of its states */
     gasp_gcache_free(s->gcache);
-    log_tail[0] = 0;
+    log_reset();
     s->gcache = gasp_gcache_new(s->vocab, s->grammar_text, "root", s->gcache_bytes);
     if (!s->gcache) {
       char l[512];
@@ -763,7 +773,7 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   llama_backend_init();
   struct llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = o->gpu_layers;
-  log_tail[0] = 0;
+  log_reset();
   struct llama_model *m = llama_model_load_from_file(path, mp);
   if (!m) {
     char l[512];
