@@ -17,14 +17,6 @@ typedef struct {
   gasp_gen_stats st;   /* the measured rounds' share of the backend's totals */
 } speed_row;
 
-/* a - b, field by field, for the totals (the cache's size is a level, kept from a) */
-static gasp_gen_stats stats_sub(gasp_gen_stats a, const gasp_gen_stats *b) {
-  a.steps -= b->steps, a.tokens -= b->tokens, a.masks -= b->masks, a.mask_hits -= b->mask_hits, a.allowed -= b->allowed;
-  a.prompt_s -= b->prompt_s, a.decode_s -= b->decode_s, a.wait_s -= b->wait_s, a.sample_s -= b->sample_s, a.gcheck_s -= b->gcheck_s;
-  a.gmask_s -= b->gmask_s, a.gaccept_s -= b->gaccept_s;
-  return a;
-}
-
 /* One configuration's backend, opened for the whole run: the configurations take turns round by round, so a
  * drift of the machine (clocks, other load) falls on all of them alike instead of on whichever ran last. */
 static gasp_backend *open_config(const char *model, int parallel, int grammar, int cache_mb, int serial, int cold,
@@ -209,9 +201,8 @@ int cmd_genspeed(int argc, char **argv) {
     }
   for (int i = 0; i < n; i++) {
     if (!rc && bs[i]->stats) {
-      gasp_gen_stats end;
-      bs[i]->stats(bs[i], &end);
-      rows[i].st = stats_sub(end, &warm[i]);
+      bs[i]->stats(bs[i], &rows[i].st);
+      gasp_gen_stats_add(&rows[i].st, &warm[i], -1); /* the measured rounds: the totals less the warm-up's */
       rows[i].have_stats = 1;
     }
     gasp_backend_close(bs[i]);
@@ -261,8 +252,9 @@ int cmd_genspeed(int argc, char **argv) {
               printf(kind == 1   ? "grammar cost without the mask cache:"
                      : kind == 2 ? "grammar cost with its phases serial (after the wait):"
                                  : "\ngrammar cost (1 - tokens/s with / without):");
-            printf(rows[i].lanes > 1 ? "  %d seq, %d lanes: %.1f%%" : "  %d seq%.0d: %.1f%%", rows[i].parallel,
-                   rows[i].lanes > 1 ? rows[i].lanes : 0,
+            char lanes_note[32] = "";
+            if (rows[i].lanes > 1) snprintf(lanes_note, sizeof lanes_note, ", %d lanes", rows[i].lanes);
+            printf("  %d seq%s: %.1f%%", rows[i].parallel, lanes_note,
                    100.0 * (1.0 - (rows[j].tokens / rows[j].seconds) / (rows[i].tokens / rows[i].seconds)));
           }
       if (any) printf("\n");

@@ -46,6 +46,14 @@ gasp_backend *gasp_backend_open(const char *name, const gasp_backend_opts *o, ch
   return NULL;
 }
 
+void gasp_gen_stats_add(gasp_gen_stats *a, const gasp_gen_stats *b, int sign) {
+  a->steps += sign * b->steps, a->tokens += sign * b->tokens, a->masks += sign * b->masks;
+  a->mask_hits += sign * b->mask_hits, a->allowed += sign * b->allowed;
+  a->prompt_s += sign * b->prompt_s, a->decode_s += sign * b->decode_s, a->wait_s += sign * b->wait_s;
+  a->sample_s += sign * b->sample_s, a->gcheck_s += sign * b->gcheck_s, a->gmask_s += sign * b->gmask_s;
+  a->gaccept_s += sign * b->gaccept_s;
+}
+
 void gasp_answer_free(gasp_answer *a) {
   free(a->text);
   free(a->logprobs);

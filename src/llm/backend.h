@@ -94,6 +94,10 @@ typedef struct {
   size_t cache_bytes;
 } gasp_gen_stats;
 
+/* a += sign * b over the totals (counts and times; lanes and the cache's size are levels, kept from a): sums
+ * over lanes, differences between two readings. */
+void gasp_gen_stats_add(gasp_gen_stats *a, const gasp_gen_stats *b, int sign);
+
 typedef struct gasp_backend gasp_backend;
 struct gasp_backend {
   const char *name;

@@ -1,6 +1,6 @@
-/* A fork-join pool for the llama backend's sampling. Between two decode steps the GPU (or llama.cpp's own
- * threads) sits idle while every sequence is sampled; with a grammar whose mask must be computed over the whole
- * vocabulary, that masking dominates: one full mask over 32k tokens took ~30 ms for our PTX grammar here. The
+/* A fork-join pool for the llama backend's sampling and grammar phases, run for every sequence of a step; when a
+ * grammar state's mask is not cached it is computed over the whole vocabulary, and that masking dominates: one
+ * full mask over 32k tokens took ~30 ms for our PTX grammar here. The
  * grammar's apply only reads its state (llama_grammar_apply_impl is const), so disjoint slices of one candidate
  * array are masked in parallel, and sequences in parallel. */
 #ifndef GASP_LLM_FJPOOL_H

@@ -663,9 +663,9 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
     gasp_strlcpy(s->cache_task, task->id, sizeof s->cache_task);
     s->cache_target = t;
   }
+  if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
   /* a repair turn's prompt quotes its own sample's failure: nothing to share, and the samples decoded
    * ahead for the first turn stay cached */
-  if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
   if (p->turn > 0) return decode_batch(s, &s->lanes[0], task, prompt, p, sample, 1, out, d);
   cache_clear(s);
   int total = p->n_samples > 0 ? p->n_samples : 1;
@@ -725,13 +725,7 @@ static void llama_stats(gasp_backend *b, gasp_gen_stats *out) {
   llama_state *s = b->state;
   memset(out, 0, sizeof *out);
   /* summed over the lanes: with several, their phases overlap in time (lanes says how many) */
-  for (int i = 0; i < s->nlanes; i++) {
-    const gasp_gen_stats *l = &s->lanes[i].stats;
-    out->steps += l->steps, out->tokens += l->tokens, out->masks += l->masks, out->mask_hits += l->mask_hits;
-    out->allowed += l->allowed, out->prompt_s += l->prompt_s, out->decode_s += l->decode_s, out->wait_s += l->wait_s;
-    out->sample_s += l->sample_s, out->gcheck_s += l->gcheck_s, out->gmask_s += l->gmask_s;
-    out->gaccept_s += l->gaccept_s;
-  }
+  for (int i = 0; i < s->nlanes; i++) gasp_gen_stats_add(out, &s->lanes[i].stats, 1);
   out->lanes = s->nlanes;
   if (s->gcache) {
     gasp_gcache_counts k;
@@ -792,13 +786,13 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
-  /* lanes share the cores: each gets its part for llama.cpp's threads and its sampling pool */
   /* by default two when the model runs on a GPU and a batch is big enough to share: on the H200, 32 sequences
    * in two lanes gave 12-13x one sequence's rate where one lane gave 8.4-9.8x (docs/measurements-h200.md); on
    * CPU cores the lanes only compete for them */
   int want = o->lanes > 0 ? o->lanes : (o->gpu_layers != 0 && s->parallel >= 8 ? 2 : 1);
   s->nlanes = want < MAX_LANES ? want : MAX_LANES;
   if (s->nlanes > s->parallel) s->nlanes = s->parallel;
+  /* lanes share the cores: each gets its part for llama.cpp's threads and its sampling pool */
   for (int i = 0; i < s->nlanes; i++) {
     lane *ln = &s->lanes[i];
     ln->threads = s->threads / s->nlanes > 0 ? s->threads / s->nlanes : 1;
