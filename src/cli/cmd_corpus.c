@@ -28,7 +28,9 @@ static int corpus_gen(int argc, char **argv) {
   gasp_cmd_spec spec = {
       "corpus gen", "--seed S --count N -o DIR [--families LIST]",
       "Write generated tasks (ids g_<family>_<n>) for the training corpus, excluding the benchmark's tasks.",
-      "Families: ew_op (L0, one instruction, a snippet), ew_seq (L1, a straight-line snippet), ew_kernel (L2 whole\n"
+      "Families: ew_op (L0, one instruction, a snippet), ew_seq (L1, a straight-line snippet of up to six inputs),\n"
+      "ew_idiom (L1, the short forms kernels are made of: dot products, lerp, clamp, polynomials, selects, bit\n"
+      "fields; other orders, constants and names than the benchmark's), ew_kernel (L2 whole\n"
       "kernels with bounds guard; scalar parameters, strided and offset indexing), ew_gridstride (L3, grid-stride\n"
       "loops), loop (L3, a loop per element whose trip count is data), reduce (L4 warp and L5 block sum, min, max),\n"
       "scan (L4 warp and L5 block scans), transpose (L2 plain, L5 shared-memory tiles), arb (r300 ARB fragment and\n"

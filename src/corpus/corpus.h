@@ -13,7 +13,7 @@
 
 /* The families, in the generator's order. Each makes tasks of fixed levels (tasks/README.md):
  *  ew_op        L0 one element-wise operation, a snippet (f32 f64 s32 u32, conversions)
- *  ew_seq       L1 a short straight-line element-wise sequence, a snippet
+ *  ew_seq       L1 a short straight-line element-wise sequence, a snippet (one to six inputs)
  *  ew_kernel    L2 the same expressions as whole kernels with bounds guard: scalar parameters, strided and
  *               offset indexing
  *  ew_gridstride L3 whole kernels on a fixed grid smaller than n: a grid-stride loop
@@ -23,6 +23,10 @@
  *  scan         L4 warp inclusive scans, L5 block inclusive and exclusive scans
  *  transpose    L2 plain and L5 shared-memory tiled transposes of an element-wise expression
  *  loop         L3 a loop per element whose trip count is data (divergent warps): v = start, cnt times v = step
+ *  ew_idiom     L1 the short computations kernels are made of (dot products, lerp, clamp, polynomials, selects,
+ *               bit fields), a snippet
+ * Snippets name their inputs and result from several sets (a b c -> d, ax ay az bx by bz, x0 x1 ..., -> r, res,
+ * out, ...), so that a model must read the registers from the prompt.
  * f16 is not a task dtype, so no family makes f16 tasks. */
 const char *const *gasp_corpus_families(void);
 

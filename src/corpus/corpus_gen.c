@@ -11,10 +11,10 @@
 #include "corpus_int.h"
 
 static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose",
-                                       "loop", NULL};
-enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP };
-/* shares of --count, in percent, in the order above */
-static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6};
+                                       "loop", "ew_idiom", NULL};
+enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP, F_IDIOM };
+/* shares of --count, in percent of their sum, in the order above */
+static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14};
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -46,12 +46,12 @@ static void put_lit(inst *x, rng *r, gasp_map_type t) {
 /* a value of type t from the inputs: an input of that type (strided when set), a conversion of an input of
  * another type, or the scalar */
 static int put_input(inst *x, rng *r, gasp_map_type t) {
-  int cand[4], nc = 0;
+  int cand[CORPUS_MAXIN + 1], nc = 0;
   for (int k = 0; k < x->nin; k++) {
     int fa = x->in_type[k] == GASP_MT_F32 || x->in_type[k] == GASP_MT_F64, fb = t == GASP_MT_F32 || t == GASP_MT_F64;
     if (x->in_type[k] == t || fa || fb) cand[nc++] = k; /* no integer-to-integer conversions */
   }
-  if (x->has_scalar) cand[nc++] = 3;
+  if (x->has_scalar) cand[nc++] = CORPUS_SCALAR;
   if (!nc) {
     put_lit(x, r, t);
     return 0;
@@ -63,7 +63,7 @@ static int put_input(inst *x, rng *r, gasp_map_type t) {
     if (!x->used[c] || tries == 3) pick = c;
   }
   x->used[pick] = 1;
-  if (pick == 3) {
+  if (pick == CORPUS_SCALAR) {
     gasp_str_puts(&x->e, x->scalar_name);
     return 0;
   }
@@ -261,12 +261,194 @@ static void gen_positive(inst *x, rng *r) {
   }
 }
 
+/* ---- snippet names ---- */
+
+/* A snippet's registers are named after its parameters (%ax in PTX; v2.. in order on AMD), so names and counts
+ * vary: a model trained on a, b, c -> d alone writes d and v3..v5 whatever the prompt says (seen on the
+ * benchmark's dot3, whose six inputs put the result in v8). None of these names is a PTX special register, a
+ * temporary of the reference snippets (%t<k>, %p<k>), the size parameter n or a C keyword. */
+static const char *const name_sets[][CORPUS_MAXIN] = {
+    {"a", "b", "c", "e", "f", "g"},       {"x", "y", "z", "u", "v", "s"},       {"ax", "ay", "az", "bx", "by", "bz"},
+    {"x0", "x1", "x2", "x3", "x4", "x5"}, {"in0", "in1", "in2", "in3", "in4", "in5"}, {"u", "v", "w", "q", "m", "h"},
+    {"src", "lo", "hi", "k", "j", "g"}};
+static const char *const out_names[] = {"d", "r", "y", "res", "out", "o", "dst", "z"};
+
+/* Names the inputs and the result: the plain a, b, c -> d in plain_percent of instances, else a drawn set and a
+ * result name that no input has. */
+static void name_snippet(inst *x, rng *r, int plain_percent) {
+  if (chance(r, plain_percent)) return;
+  int set = rnd(r, (int)(sizeof name_sets / sizeof name_sets[0]));
+  for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], name_sets[set][k], sizeof x->in_name[k]);
+  for (int tries = 0; tries < 16; tries++) {
+    const char *o = out_names[rnd(r, (int)(sizeof out_names / sizeof out_names[0]))];
+    int clash = 0;
+    for (int k = 0; k < x->nin; k++) clash |= !strcmp(o, x->in_name[k]);
+    if (!clash) {
+      gasp_strlcpy(x->out_name, o, sizeof x->out_name);
+      return;
+    }
+  }
+}
+
+/* ---- the idiom family: the short computations kernels are made of ---- */
+
+/* Templates in the map language (src/task/map.h). $T: the type; $0..$5: the inputs (every one of them used);
+ * $F: a float constant, $P: a small positive one; $L/$H: the low and high bound of a clamp; $I: an integer
+ * constant (non-negative for u32); $S: a shift amount and $R: 32 minus it; $M: a bit mask; $D: a divisor.
+ * The benchmark's own L1 computations (dot3, lerp, horner, ...) are among the forms, with other orders,
+ * constants and names; gasp_corpus_is_bench_computation skips an instance equal to one of them. */
+static const char *const f_idioms[] = {
+    "(fma.$T $1 $3 (mul.$T $0 $2))",
+    "(add.$T (mul.$T $0 $2) (mul.$T $1 $3))",
+    "(fma.$T $0 $3 (fma.$T $1 $4 (mul.$T $2 $5)))",
+    "(add.$T (add.$T (mul.$T $0 $3) (mul.$T $1 $4)) (mul.$T $2 $5))",
+    "(fma.$T $2 $5 (fma.$T $1 $4 (mul.$T $0 $3)))",
+    "(fma.$T $2 $F (fma.$T $1 $F (mul.$T $0 $F)))",
+    "(fma.$T $1 $F (mul.$T $0 $F))",
+    "(fma.$T $2 (sub.$T $1 $0) $0)",
+    "(add.$T $0 (mul.$T $2 (sub.$T $1 $0)))",
+    "(fma.$T $P (sub.$T $1 $0) $0)",
+    "(fma.$T $2 $1 (fma.$T (neg.$T $2) $0 $0))",
+    "(min.$T (max.$T $0 $L) $H)",
+    "(max.$T (min.$T $0 $H) $L)",
+    "(min.$T (max.$T $0 $1) $2)",
+    "(min.$T (max.$T $0 0) 1)",
+    "(fma.$T (fma.$T $F $0 $F) $0 $F)",
+    "(fma.$T (fma.$T (fma.$T $F $0 $F) $0 $F) $0 $F)",
+    "(fma.$T (fma.$T (fma.$T (fma.$T $F $0 $F) $0 $F) $0 $F) $0 $F)",
+    "(add.$T (mul.$T (add.$T (mul.$T $F $0) $F) $0) $F)",
+    "(sel.$T (gt.$T $0 0) $0 (mul.$T $0 $P))",
+    "(sel.$T (lt.$T $0 0) (mul.$T $0 $P) $0)",
+    "(sel.$T (ge.$T $0 0) $0 (mul.$T $P $0))",
+    "(sel.$T (lt.$T $0 0) -1 1)",
+    "(sel.$T (lt.$T $0 0) (neg.$T $1) $1)",
+    "(sel.$T (gt.$T $0 $1) $2 $3)",
+    "(sel.$T (ge.$T $0 $F) $1 $2)",
+    "(sel.$T (lt.$T $0 $1) $0 (mul.$T $1 $F))",
+    "(abs.$T (sub.$T $0 $1))",
+    "(mul.$T (add.$T $0 $1) 0.5)",
+    "(fma.$T (sub.$T $0 $2) (sub.$T $0 $2) (mul.$T (sub.$T $1 $3) (sub.$T $1 $3)))",
+    "(sqrt.$T (fma.$T $0 $0 (mul.$T $1 $1)))",
+    "(sqrt.$T (fma.$T $2 $2 (fma.$T $1 $1 (mul.$T $0 $0))))",
+    "(div.$T $0 (sqrt.$T (fma.$T $0 $0 (mul.$T $1 $1))))",
+    "(add.$T (mul.$T $0 $F) $F)",
+    "(sub.$T (fma.$T $0 $1 $2) $3)",
+    "(add.$T (add.$T $0 $1) $2)",
+    "(add.$T (add.$T (add.$T $0 $1) $2) $3)",
+    "(min.$T (min.$T $0 $1) $2)",
+    "(max.$T (max.$T $0 $1) $2)",
+    "(mul.$T (mul.$T $0 $0) $0)",
+    "(div.$T (sub.$T $0 $1) (sub.$T $2 $1))",
+    "(mul.$T (sub.$T $0 $1) $F)",
+    "(neg.$T (abs.$T $0))",
+    "(sub.$T $P (abs.$T $0))",
+    "(div.$T $0 (add.$T 1 (abs.$T $0)))",
+    "(fma.$T $0 $1 (mul.$T $2 $3))",
+    "(mul.$T (fma.$T $0 $1 $2) $F)",
+    "(fma.$T $F (mul.$T $0 $1) (mul.$T $2 $F))",
+};
+/* "s32:" marks a form for s32 only (a sign, a negation) */
+static const char *const i_idioms[] = {
+    "(add.$T (mul.$T $0 $1) $2)",
+    "(add.$T (mul.$T $0 $I) $1)",
+    "(sub.$T (mul.$T $0 $1) $2)",
+    "(add.$T (mul.$T $0 $1) (mul.$T $2 $3))",
+    "(add.$T (add.$T $0 $1) $2)",
+    "(add.$T (add.$T (add.$T $0 $1) $2) $3)",
+    "(sel.$T (gt.$T $0 $1) (sub.$T $0 $1) (sub.$T $1 $0))",
+    "(sub.$T (max.$T $0 $1) (min.$T $0 $1))",
+    "(min.$T (max.$T $0 $L) $H)",
+    "(and.$T (shr.$T $0 $S) $M)",
+    "(or.$T (shl.$T $0 $S) (shr.$T $0 $R))",
+    "(xor.$T $0 (shr.$T $0 $S))",
+    "(xor.$T (shl.$T $0 $S) $1)",
+    "(add.$T (shl.$T $0 $S) $0)",
+    "(shr.$T (add.$T $0 $1) 1)",
+    "(sel.$T (lt.$T $0 $1) $1 $0)",
+    "(sel.$T (lt.$T $0 $I) $1 $2)",
+    "(sel.$T (eq.$T (and.$T $0 1) 0) $1 $2)",
+    "(add.$T (mul.$T (add.$T (mul.$T $0 $I) $I) $0) $I)",
+    "(min.$T (min.$T $0 $1) $2)",
+    "(max.$T (max.$T $0 $1) $2)",
+    "(mul.$T (sub.$T $0 $1) (add.$T $0 $1))",
+    "(and.$T (add.$T $0 $I) $M)",
+    "(rem.$T (add.$T $0 $1) $D)",
+    "(div.$T (mul.$T $0 $I) $D)",
+    "(xor.$T (and.$T $0 $1) $2)",
+    "(or.$T (and.$T $0 $M) (shl.$T $1 $S))",
+    "s32:(sel.s32 (lt.s32 $0 0) (neg.s32 $0) $0)",
+    "s32:(sel.s32 (lt.s32 $0 0) -1 (sel.s32 (gt.s32 $0 0) 1 0))",
+    "s32:(abs.s32 (sub.s32 $0 $1))",
+    "s32:(sel.s32 (lt.s32 $0 0) (sub.s32 0 $1) $1)",
+};
+#define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void idiom(inst *x, rng *r) {
+  static const char *const fk[] = {"0.5", "0.25", "2", "3", "1.5", "-1", "-0.5", "0.75", "10", "0.1",
+                                   "4", "-2", "0.125", "100", "0.01", "1.25", "-3", "0.2", "5", "0.3"};
+  static const char *const pk[] = {"0.01", "0.1", "0.2", "0.25", "0.5", "0.3", "0.05", "0.125"};
+  static const char *const flo[] = {"-1", "0", "-0.5", "0", "-2", "0.1", "-10", "0"},
+                           *const fhi[] = {"1", "1", "0.5", "6", "2", "0.9", "10", "255"};
+  static const char *const ik[] = {"2", "3", "5", "7", "13", "17", "31", "100", "255", "1000"}, *const ikn[] = {"-1", "-7", "-3"};
+  static const char *const ilo[] = {"0", "10", "0", "1", "-100", "-1"}, *const ihi[] = {"255", "1000", "65535", "31", "100", "1"};
+  static const char *const masks[] = {"1", "3", "7", "15", "255", "65535", "1023"};
+  int fl = chance(r, 55);
+  const char *tmpl;
+  if (fl) {
+    x->type = chance(r, 10) ? GASP_MT_F64 : GASP_MT_F32;
+    tmpl = f_idioms[rnd(r, NELEM(f_idioms))];
+  } else {
+    x->type = chance(r, 50) ? GASP_MT_S32 : GASP_MT_U32;
+    tmpl = i_idioms[rnd(r, NELEM(i_idioms))];
+    if (!strncmp(tmpl, "s32:", 4)) {
+      x->type = GASP_MT_S32;
+      tmpl += 4;
+    }
+  }
+  int s32 = x->type == GASP_MT_S32, pair = s32 ? rnd(r, 6) : rnd(r, 4), shift = 1 + rnd(r, 31);
+  if (fl) pair = rnd(r, NELEM(flo));
+  x->nin = 0;
+  for (const char *p = tmpl; *p; p++)
+    if (*p == '$' && p[1] >= '0' && p[1] <= '5' && p[1] - '0' + 1 > x->nin) x->nin = p[1] - '0' + 1;
+  for (int k = 0; k < x->nin; k++) {
+    gasp_strlcpy(x->in_name[k], (const char *[]){"a", "b", "c", "e", "f", "g"}[k], sizeof x->in_name[k]);
+    x->in_type[k] = x->type;
+  }
+  name_snippet(x, r, 25);
+  for (const char *p = tmpl; *p; p++) {
+    if (*p != '$') {
+      gasp_str_printf(&x->e, "%c", *p);
+      continue;
+    }
+    char c = *++p;
+    if (c >= '0' && c <= '5') {
+      gasp_str_puts(&x->e, x->in_name[c - '0']);
+      x->used[c - '0'] = 1;
+    } else if (c == 'T') gasp_str_puts(&x->e, tn(x->type));
+    else if (c == 'F') gasp_str_puts(&x->e, fk[rnd(r, NELEM(fk))]);
+    else if (c == 'P') gasp_str_puts(&x->e, pk[rnd(r, NELEM(pk))]);
+    else if (c == 'L') gasp_str_puts(&x->e, fl ? flo[pair] : ilo[pair]);
+    else if (c == 'H') gasp_str_puts(&x->e, fl ? fhi[pair] : ihi[pair]);
+    else if (c == 'I') gasp_str_puts(&x->e, s32 && chance(r, 25) ? ikn[rnd(r, NELEM(ikn))] : ik[rnd(r, NELEM(ik))]);
+    else if (c == 'S') gasp_str_printf(&x->e, "%d", shift);
+    else if (c == 'R') gasp_str_printf(&x->e, "%d", 32 - shift);
+    else if (c == 'M') gasp_str_puts(&x->e, masks[rnd(r, NELEM(masks))]);
+    else if (c == 'D') gasp_str_printf(&x->e, "%d", 2 + rnd(r, 96));
+  }
+}
+
 /* Draws the shape of an instance of a family. */
 static void draw(inst *x, rng *r, int fam) {
   memset(x, 0, sizeof *x);
   gasp_str_init(&x->e);
   x->family = families[fam];
-  for (int k = 0; k < 3; k++) x->stride[k] = 1;
+  for (int k = 0; k < CORPUS_MAXIN; k++) x->stride[k] = 1;
+  if (fam == F_IDIOM) {
+    x->kind = GASP_RENDER_SNIPPET;
+    x->level = 1;
+    idiom(x, r);
+    return;
+  }
   int arb = fam == 4;
   x->kind = arb ? GASP_RENDER_ARB : fam <= 1 ? GASP_RENDER_SNIPPET : GASP_RENDER_KERNEL;
   x->gridstride = fam == 3;
@@ -275,8 +457,10 @@ static void draw(inst *x, rng *r, int fam) {
                                         GASP_MT_S32, GASP_MT_S32, GASP_MT_U32, GASP_MT_U32};
   x->type = arb ? GASP_MT_F32 : types[rnd(r, 10)];
   int fl = x->type == GASP_MT_F32 || x->type == GASP_MT_F64;
-  x->nin = 1 + rnd(r, 3);
-  static const char *const snames[] = {"a", "b", "c"}, *const knames[] = {"x", "y", "z"};
+  /* snippets of the sequence family take up to six inputs, weighted toward two and three */
+  static const int seq_nin[] = {1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 6};
+  x->nin = fam == F_SEQ ? seq_nin[rnd(r, NELEM(seq_nin))] : 1 + rnd(r, 3);
+  static const char *const snames[] = {"a", "b", "c", "e", "f", "g"}, *const knames[] = {"x", "y", "z"};
   for (int k = 0; k < x->nin; k++) {
     gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : snames[k], sizeof x->in_name[k]);
     x->in_type[k] = x->type;
@@ -313,6 +497,8 @@ static void draw(inst *x, rng *r, int fam) {
       x->offset[k] = rnd(r, 4);
     }
   x->max_ops = fam == 0 ? 1 : 2 + rnd(r, 5);
+  if (x->max_ops < x->nin) x->max_ops = x->nin; /* every input must fit into the tree */
+  if (x->kind == GASP_RENDER_SNIPPET) name_snippet(x, r, 50);
   if (fam >= F_REDUCE && fam <= F_TRANSPOSE) draw_group(x, r, fam);
   if (fam == F_LOOP) {
     static const gasp_map_type lt[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_S32, GASP_MT_U32};
@@ -332,6 +518,7 @@ static void draw(inst *x, rng *r, int fam) {
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
+  if (fam == F_IDIOM) return; /* written by draw */
   if (fam == F_LOOP) {
     static const char *const counts[] = {"(and.u32 k 15)", "(and.u32 k 7)", "(rem.u32 k 13)", "(rem.u32 k 9)"};
     const char *tt = tn(x->type);
@@ -381,7 +568,7 @@ static void build(inst *x, rng *r, int fam) {
       x->max_ops = 1;
       x->level = 0;
     }
-    gen_op(x, r, x->type, arb_l0 ? 1 : 3);
+    gen_op(x, r, x->type, arb_l0 ? 1 : x->nin > 3 ? 4 : 3);
   }
 }
 

@@ -5,6 +5,10 @@
 
 #include "corpus.h"
 
+/* Inputs of an instance: snippets take up to six (the benchmark's dot3 has six), kernels up to three. */
+#define CORPUS_MAXIN 6
+#define CORPUS_SCALAR CORPUS_MAXIN /* the scalar's slot in used[] */
+
 typedef struct {
   const char *family;
   int level;
@@ -13,13 +17,14 @@ typedef struct {
   int gridstride;
   gasp_map_type type;          /* the result type */
   int nin;
-  char in_name[3][8];
-  gasp_map_type in_type[3];
-  int stride[3], offset[3];
+  char in_name[CORPUS_MAXIN][8];
+  gasp_map_type in_type[CORPUS_MAXIN];
+  int stride[CORPUS_MAXIN], offset[CORPUS_MAXIN];
+  char out_name[8];            /* the result's name ("d" for snippets, "out" for kernels when empty) */
   int has_scalar;
   char scalar_name[8];
   char scalar_value[32];
-  int used[4];                 /* inputs 0..2 and the scalar, used by the tree */
+  int used[CORPUS_MAXIN + 1];  /* the inputs and (last) the scalar, used by the tree */
   int ops, max_ops;
   gasp_map_op group, red;      /* group families: the root form (WRED ... TR) and its combination */
   int smem;                    /* transpose: the shared-memory tiled version (L5) */

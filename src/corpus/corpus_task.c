@@ -184,12 +184,12 @@ int corpus_render_task(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_
     p->role = GASP_ROLE_IN;
   }
   gasp_param *op = &t->params[t->nparams++];
-  gasp_strlcpy(op->name, x->kind == GASP_RENDER_SNIPPET ? "d" : "out", sizeof op->name);
+  gasp_strlcpy(op->name, x->out_name[0] ? x->out_name : x->kind == GASP_RENDER_SNIPPET ? "d" : "out", sizeof op->name);
   op->type = (gasp_dtype)(x->type == GASP_MT_F32 ? GASP_DT_F32 : x->type == GASP_MT_F64 ? GASP_DT_F64
                           : x->type == GASP_MT_S32 ? GASP_DT_S32 : GASP_DT_U32);
   op->role = GASP_ROLE_OUT;
   if (x->has_scalar) {
-    if (!x->used[3]) return -1;
+    if (!x->used[CORPUS_SCALAR]) return -1;
     gasp_param *p = &t->params[t->nparams++];
     gasp_strlcpy(p->name, x->scalar_name, sizeof p->name);
     p->type = op->type;
@@ -224,7 +224,7 @@ int corpus_render_task(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_
   if (x->kind == GASP_RENDER_SNIPPET) {
     gasp_str_puts(&d, "Inputs are in registers");
     for (int k = 0; k < x->nin; k++) gasp_str_printf(&d, "%s %%%s (.%s)", k ? "," : "", x->in_name[k], tn(x->in_type[k]));
-    gasp_str_printf(&d, "; write the result to %%d (.%s).\n", tn(x->type));
+    gasp_str_printf(&d, "; write the result to %%%s (.%s).\n", op->name, tn(x->type));
   } else if (x->group == GASP_MOP_TR && !x->smem) {
     gasp_str_puts(&d, "2-D launch: thread (x, y) of the grid, with c = blockIdx.x*blockDim.x + threadIdx.x and r = "
                       "blockIdx.y*blockDim.y + threadIdx.y, handles element (r, c); threads with r >= rows or c >= cols do "

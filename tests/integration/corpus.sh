@@ -27,7 +27,7 @@ for line in open(sys.argv[1]):
     assert p["target"] == sys.argv[2]
     assert p["checks"]["stages"]["verify"] == "pass" and p["checks"]["class"] == "pass", p["checks"]
     assert p["completion"].startswith("```") and p["completion"].endswith("```"), p["task"]
-    assert p["family"] in ("ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", "loop"), p["family"]
+    assert p["family"] in ("ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose", "loop", "ew_idiom"), p["family"]
     open(sys.argv[3] + "/c." + p["task"], "w").write(p["completion"])
     open(sys.argv[3] + "/p." + p["task"], "w").write(p["prompt"])
     n += 1

@@ -469,6 +469,44 @@ static void generate(void) {
     snprintf(rm, sizeof rm, "rm -rf %s", d4);
     if (system(rm)) printf("  could not remove %s\n", d4);
   }
+  /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
+   * the idioms' forms of benchmark computations are skipped */
+  o.seed = 3;
+  o.count = 400;
+  o.families = "ew_seq,ew_idiom";
+  char d5[] = "/tmp/gasp-corpus-e-XXXXXX";
+  if (mkdtemp(d5)) {
+    gasp_corpus_gen_stats s5;
+    gasp_diags_clear(&d);
+    CHECK(gasp_corpus_gen(&o, d5, &s5, &d) == 0 && s5.written == 400, "ew_seq and ew_idiom: %d written", s5.written);
+    CHECK(s5.skipped_bench_same > 0, "ew_idiom skips benchmark computations: %d", s5.skipped_bench_same);
+    gasp_taskset ts5;
+    CHECK(gasp_taskset_load(d5, &ts5, &d) == 0 && d.count == 0, "ew_seq and ew_idiom tasks load: %s", d.count ? d.items[0].msg : "");
+    int max_in = 0, other_out = 0, named = 0;
+    for (size_t i = 0; i < ts5.count; i++) {
+      const gasp_task *t = &ts5.items[i];
+      int nin = 0;
+      const char *out = NULL;
+      for (int k = 0; k < t->nparams; k++) {
+        if (t->params[k].role == GASP_ROLE_IN) nin++;
+        if (t->params[k].role == GASP_ROLE_OUT) out = t->params[k].name;
+      }
+      if (nin > max_in) max_in = nin;
+      if (!out) continue;
+      other_out += strcmp(out, "d") != 0;
+      char want[48];
+      snprintf(want, sizeof want, "write the result to %%%s ", out);
+      named += strstr(t->description, want) != NULL;
+      CHECK(t->snippet && t->ptx_snippet && t->level == 1, "%s is an L1 snippet with a PTX answer", t->id);
+    }
+    CHECK(max_in == 6, "some snippet has six inputs: at most %d", max_in);
+    CHECK(other_out > 40 && other_out < (int)ts5.count, "results named otherwise than d: %d of %zu", other_out, ts5.count);
+    CHECK(named == (int)ts5.count, "every description names its result register: %d of %zu", named, ts5.count);
+    gasp_taskset_free(&ts5);
+    char rm[100];
+    snprintf(rm, sizeof rm, "rm -rf %s", d5);
+    if (system(rm)) printf("  could not remove %s\n", d5);
+  }
   o.families = "ew_op,nope";
   gasp_diags_clear(&d);
   CHECK(gasp_corpus_gen(&o, d3, &s3, &d) == -1 && d.count && strstr(d.items[0].msg, "nope"), "an unknown family is an error");
