@@ -22,8 +22,12 @@ echo "decoding with --gpu-layers $GL"
 for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
   g=off; [ "$T" = ptx-sm90 ] && g=on
   t0=$(date +%s)
-  timeout ${PER_TARGET_S:-150} "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
-    --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
+  # LEVELS="0 1 2": only those levels, each under its own PER_TARGET_S (default: every level under one)
+  for L in ${LEVELS:-all}; do
+    lv=""; [ "$L" = all ] || lv="--level $L"
+    timeout ${PER_TARGET_S:-150} "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
+      --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL $lv ${THREADS:+--threads $THREADS} --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
+  done
   echo "$T: $(wc -l < "$OUT/eval-$T.jsonl") records in $(( $(date +%s) - t0 )) s (grammar $g)"
 done
 "$G" report "$OUT/eval-ptx-sm90.jsonl" | head -14

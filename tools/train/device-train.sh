@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# GPU machine, call 2 of 2 (right after call 1, while the machine is warm): tokens, training, GGUF (issue 9).
-# Device tool: carry [".dev/run", ".dev/carry"], command `MINUTES=6 bash tools/train/device-train.sh`.
+# GPU machine: PTX pairs verified (PTX_TASKS), tokens, training (from scratch, or INIT=M.gguf continued), GGUF
+# (issue 9). Device tool: carry [".dev/run", ".dev/carry"], command `MINUTES=6 bash tools/train/device-train.sh`.
 # Writes to $OUT: the q8_0 model in parts under 16 MiB (gasp-small.gguf.part-aa ...; `cat` them back
 # together), meta.tgz (loss.csv, loss.svg, train.json, check.json, index.json, the greedy check) and train.log.
 set -u
+T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
@@ -11,14 +12,20 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh (or .dev/carry); EXTRA names more in .dev/carry
 PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90 ${EXTRA:-}"
 for n in $PAIRS; do [ -f "$R/.dev/carry/$n.jsonl.gz" ] && gunzip -c "$R/.dev/carry/$n.jsonl.gz" > "$W/$n.jsonl"; done
-# L0_TASKS=FILE.tgz (in .dev/carry, a tasks/ folder of one-instruction tasks): their PTX pairs verified here first
-if [ -n "${L0_TASKS:-}" ]; then
-  rm -rf "$W/l0" && mkdir -p "$W/l0" && tar xzf "$R/.dev/carry/$L0_TASKS" -C "$W/l0" || exit 3
+# PTX_TASKS="A.tgz B.tgz" (in .dev/carry, each a tasks/ folder of generated tasks; L0_TASKS is the older name):
+# their PTX pairs are verified here first, on the H200, into A-ptx-sm90.jsonl ...
+for tgz in ${PTX_TASKS:-${L0_TASKS:-}}; do
+  n=$(basename "$tgz" .tgz)
+  PAIRS="$PAIRS $n-ptx-sm90"
+  # PTX_KEEP=1 (a later call on the warm machine): the pairs verified by an earlier call are used again
+  [ "${PTX_KEEP:-0}" = 1 ] && [ -s "$W/$n-ptx-sm90.jsonl" ] && continue
+  rm -rf "$W/pt-$n" && mkdir -p "$W/pt-$n" && tar xzf "$R/.dev/carry/$tgz" -C "$W/pt-$n" || exit 3
   t1=$(date +%s)
-  "$G" corpus build --target ptx-sm90 --tasks-dir "$W/l0/tasks" -o "$W/l0-ptx-sm90.jsonl" --workers 8 -q
-  echo "L0 PTX pairs: $(wc -l < "$W/l0-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
-  PAIRS="$PAIRS l0-ptx-sm90"
-fi
+  "$G" corpus build --target ptx-sm90 --tasks-dir "$W/pt-$n/tasks" -o "$W/$n-ptx-sm90.jsonl" --workers 8 -q
+  echo "$n PTX pairs: $(wc -l < "$W/$n-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
+  # back with the model, so that a later call can take them as EXTRA instead of verifying them again
+  gzip -c "$W/$n-ptx-sm90.jsonl" > "$OUT/$n-ptx-sm90.jsonl.gz"
+done
 rm -rf "$W"/tok-* "$W/run"
 t0=$(date +%s)
 for n in $PAIRS; do # one tokenizer process per target, in parallel
@@ -36,8 +43,19 @@ if [ -n "${INIT:-}" ]; then
   "$G" train dump "$INIT" -o "$W/init" >/dev/null || exit 3
   INITARGS="--init $W/init --lr ${LR:-5e-4} --min-lr ${MIN_LR:-5e-5} --warmup ${WARMUP:-20}"
 fi
-python3 "$R/tools/train/train.py" --data "$W"/tok-* --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
-  --max-minutes ${MINUTES:-6} --seed ${SEED:-1} --repeat "${REPEAT:-}" $INITARGS 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
+# the data in PAIRS order: the first sample (the greedy check's task, looked up in tasks.tgz) is the first run's
+DATA=""
+for n in $PAIRS; do [ -d "$W/tok-$n" ] && DATA="$DATA $W/tok-$n"; done
+# BUDGET_S: the whole call's limit (the device tool's 600 s): training gets what is left of it after the steps
+# before, less 60 s for the export and the check, at most MINUTES
+MIN=${MINUTES:-6}
+if [ -n "${BUDGET_S:-}" ]; then
+  MIN=$(python3 -c "import sys; print(round(max(0.5, min(float(sys.argv[1]), (int(sys.argv[2]) - int(sys.argv[3]) - 60) / 60)), 2))" \
+    "$MIN" "$BUDGET_S" "$(( $(date +%s) - T_START ))")
+  echo "training for $MIN minutes (budget $BUDGET_S s)"
+fi
+python3 "$R/tools/train/train.py" --data $DATA --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
+  --max-minutes $MIN --seed ${SEED:-1} --repeat "${REPEAT:-}" $INITARGS 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
 grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
 "$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
 ls -la "$W/gasp-small.gguf"
