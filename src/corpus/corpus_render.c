@@ -246,6 +246,137 @@ static void group_text(const gasp_map *m, const gasp_task *t, gasp_str *s) {
                      "(compared to 1e-5 relative).\n");
 }
 
+/* Binding strength of an operation in the formula (C's order): a child binding less than its context is
+ * parenthesised. The ternary select binds least, functions and leaves most. */
+static int infix_prec(const gasp_map_node *n) {
+  switch (n->op) {
+  case GASP_MOP_SEL: return 1;
+  case GASP_MOP_OR: return 2;
+  case GASP_MOP_XOR: return 3;
+  case GASP_MOP_AND: return 4;
+  case GASP_MOP_EQ: case GASP_MOP_NE: return 5;
+  case GASP_MOP_LT: case GASP_MOP_LE: case GASP_MOP_GT: case GASP_MOP_GE: return 6;
+  case GASP_MOP_SHL: case GASP_MOP_SHR: return 7;
+  case GASP_MOP_ADD: case GASP_MOP_SUB: return 8;
+  case GASP_MOP_MUL: case GASP_MOP_DIV: case GASP_MOP_REM: return 9;
+  case GASP_MOP_FMA: return is_float_t(n->type) ? 11 : 8; /* an integer fma is written a * b + c */
+  case GASP_MOP_NEG: return 10;
+  default: return 11;
+  }
+}
+
+static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_str *o) {
+  const gasp_map_node *n = &m->n[id];
+  if (n->op == GASP_MOP_LEAF || n->op == GASP_MOP_AT) {
+    gasp_str_puts(o, t->params[n->param].name);
+    return;
+  }
+  if (n->op == GASP_MOP_ACC) {
+    gasp_str_puts(o, "v");
+    return;
+  }
+  if (n->op == GASP_MOP_LIT) {
+    char buf[48];
+    lit_text(n, 0, buf, sizeof buf);
+    gasp_str_printf(o, buf[0] == '-' && ctx > 1 ? "(%s)" : "%s", buf);
+    return;
+  }
+  int p = infix_prec(n), paren = p < ctx;
+  if (paren) gasp_str_puts(o, "(");
+  const int *k = n->kid;
+  const char *bin = NULL;
+  switch (n->op) {
+  case GASP_MOP_ADD: bin = " + "; break;
+  case GASP_MOP_SUB: bin = " - "; break;
+  case GASP_MOP_MUL: bin = " * "; break;
+  case GASP_MOP_DIV: bin = " / "; break;
+  case GASP_MOP_REM: bin = " % "; break;
+  case GASP_MOP_AND: bin = " & "; break;
+  case GASP_MOP_OR: bin = " | "; break;
+  case GASP_MOP_XOR: bin = " ^ "; break;
+  case GASP_MOP_LT: case GASP_MOP_LE: case GASP_MOP_GT: case GASP_MOP_GE: case GASP_MOP_EQ: case GASP_MOP_NE:
+    infix(m, t, k[0], p + 1, o);
+    gasp_str_printf(o, " %s ", cmp_sym(n->op));
+    infix(m, t, k[1], p + 1, o);
+    break;
+  case GASP_MOP_SHL: case GASP_MOP_SHR: {
+    infix(m, t, k[0], 10, o);
+    gasp_str_puts(o, n->op == GASP_MOP_SHL ? " << " : " >> ");
+    const gasp_map_node *b = &m->n[k[1]];
+    if (b->op == GASP_MOP_LIT && b->ilit < 32) gasp_str_printf(o, "%u", b->ilit);
+    else {
+      gasp_str_puts(o, "(");
+      infix(m, t, k[1], 10, o);
+      gasp_str_puts(o, " & 31)");
+    }
+    break;
+  }
+  case GASP_MOP_FMA:
+    if (is_float_t(n->type)) {
+      gasp_str_puts(o, "fma(");
+      for (int i = 0; i < 3; i++) {
+        if (i) gasp_str_puts(o, ", ");
+        infix(m, t, k[i], 0, o);
+      }
+      gasp_str_puts(o, ")");
+    } else { /* mad.lo: the low 32 bits of a * b + c, which wrapping arithmetic gives as written */
+      infix(m, t, k[0], 9, o);
+      gasp_str_puts(o, " * ");
+      infix(m, t, k[1], 10, o);
+      gasp_str_puts(o, " + ");
+      infix(m, t, k[2], 9, o);
+    }
+    break;
+  case GASP_MOP_MIN: case GASP_MOP_MAX:
+    gasp_str_puts(o, n->op == GASP_MOP_MIN ? "min(" : "max(");
+    infix(m, t, k[0], 0, o);
+    gasp_str_puts(o, ", ");
+    infix(m, t, k[1], 0, o);
+    gasp_str_puts(o, ")");
+    break;
+  case GASP_MOP_ABS: case GASP_MOP_SQRT:
+    gasp_str_puts(o, n->op == GASP_MOP_ABS ? "|" : "sqrt(");
+    infix(m, t, k[0], 0, o);
+    gasp_str_puts(o, n->op == GASP_MOP_ABS ? "|" : ")");
+    break;
+  case GASP_MOP_NEG:
+    gasp_str_puts(o, "-");
+    infix(m, t, k[0], p, o);
+    break;
+  case GASP_MOP_CVT:
+    gasp_str_printf(o, "%s(", gasp_map_type_name(n->type));
+    infix(m, t, k[0], 0, o);
+    gasp_str_puts(o, ")");
+    break;
+  case GASP_MOP_SEL:
+    infix(m, t, k[0], p + 1, o);
+    gasp_str_puts(o, " ? ");
+    infix(m, t, k[1], p + 1, o);
+    gasp_str_puts(o, " : ");
+    infix(m, t, k[2], p, o);
+    break;
+  case GASP_MOP_LRP:
+    gasp_str_puts(o, "lrp(");
+    for (int i = 0; i < 3; i++) {
+      if (i) gasp_str_puts(o, ", ");
+      infix(m, t, k[i], 0, o);
+    }
+    gasp_str_puts(o, ")");
+    break;
+  default: gasp_str_printf(o, "%s(...)", gasp_map_op_name(n->op)); break;
+  }
+  if (bin) {
+    /* bit operations bind below + in C, which reads wrongly: their operands are parenthesised unless atoms */
+    int bits = n->op == GASP_MOP_AND || n->op == GASP_MOP_OR || n->op == GASP_MOP_XOR;
+    infix(m, t, k[0], bits ? 10 : p, o);
+    gasp_str_puts(o, bin);
+    infix(m, t, k[1], bits ? 10 : p + 1, o);
+  }
+  if (paren) gasp_str_puts(o, ")");
+}
+
+void gasp_corpus_formula(const gasp_map *m, const gasp_task *t, gasp_str *s) { infix(m, t, m->root, 0, s); }
+
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
@@ -304,8 +435,24 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
     gasp_str_printf(s, "%s = %s", outname, root.data);
     gasp_str_printf(s, ", in %s.\n", type_words(rt));
   } else {
-    gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
-                    kind == GASP_RENDER_ARB ? "out" : outname, type_words(rt), steps.data, outname, root.data);
+    /* snippets: the formula first in two of three tasks, as the benchmark's descriptions give one */
+    uint32_t h = 2166136261u; /* FNV-1a of the map's text: deterministic, independent of the generator's stream */
+    for (int i = 0; i < m->count; i++) h = (h ^ (uint32_t)(m->n[i].op * 31 + m->n[i].param + 7 * m->n[i].type) ^ m->n[i].ilit) * 16777619u;
+    int form = kind == GASP_RENDER_SNIPPET ? (int)(h % 3) : 0;
+    gasp_str f;
+    gasp_str_init(&f);
+    if (form) gasp_corpus_formula(m, t, &f);
+    if (form == 1)
+      gasp_str_printf(s, "%s = %s, computed in %s one operation after another in exactly this order:\n", out->name, f.data,
+                      type_words(rt));
+    else if (form == 2)
+      gasp_str_printf(s, "Compute %s = %s in %s, one operation after another in exactly this order:\n", out->name, f.data,
+                      type_words(rt));
+    else
+      gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n",
+                      kind == GASP_RENDER_ARB ? "out" : outname, type_words(rt));
+    gasp_str_printf(s, "%s  %s = %s\n", steps.data, outname, root.data);
+    gasp_str_free(&f);
   }
 notes:;
   int fl = 0, in = 0;

@@ -560,12 +560,50 @@ static void ptx_snippets(void) {
   }
 }
 
+/* The one-line formula a snippet's description may give before its steps: C precedence, bit operations
+ * parenthesised, fma as a function for floats and as a * b + c for integers, negative literals in parentheses. */
+static void formulas(void) {
+  static const struct {
+    const char *type, *expr, *want;
+  } cases[] = {
+      {"f32", "(min.f32 (max.f32 a 0) 1)", "min(max(a, 0), 1)"},
+      {"s32", "(sub.s32 (mul.s32 a b) (add.s32 b 1))", "a * b - (b + 1)"},
+      {"s32", "(sub.s32 (sub.s32 a b) (sub.s32 b a))", "a - b - (b - a)"},
+      {"f32", "(sel.f32 (lt.f32 a 0) (neg.f32 a) (mul.f32 a -0.5))", "a < 0 ? -a : a * (-0.5)"},
+      {"f32", "(fma.f32 b (sub.f32 b a) a)", "fma(b, b - a, a)"},
+      {"s32", "(fma.s32 a b (add.s32 a b))", "a * b + (a + b)"},
+      {"u32", "(and.u32 (add.u32 a 7) 65535)", "(a + 7) & 65535"},
+      {"u32", "(shl.u32 (add.u32 a b) 5)", "(a + b) << 5"},
+      {"u32", "(shr.u32 a (add.u32 b 1))", "a >> ((b + 1) & 31)"},
+      {"f32", "(neg.f32 (add.f32 a b))", "-(a + b)"},
+      {"f32", "(sqrt.f32 (abs.f32 (div.f32 a b)))", "sqrt(|a / b|)"},
+      {"f32", "(mul.f32 (sel.f32 (gt.f32 a b) a b) 2)", "(a > b ? a : b) * 2"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gasp_task t;
+    gasp_map m;
+    char e[160];
+    if (map_task(cases[i].type, cases[i].type, cases[i].expr, &t)) {
+      CHECK(0, "%s loads", cases[i].expr);
+      continue;
+    }
+    CHECK(gasp_map_parse(cases[i].expr, &t, &m, NULL, e, sizeof e) == 0, "%s parses: %s", cases[i].expr, e);
+    gasp_str f;
+    gasp_str_init(&f);
+    gasp_corpus_formula(&m, &t, &f);
+    CHECK(!strcmp(f.data, cases[i].want), "%s: '%s', want '%s'", cases[i].expr, f.data, cases[i].want);
+    gasp_str_free(&f);
+    gasp_task_free(&t);
+  }
+}
+
 int main(void) {
   hand_values();
   group_values();
   load_errors();
   exclusion();
   generate();
+  formulas();
   ptx_snippets();
   return DONE();
 }
