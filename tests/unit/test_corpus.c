@@ -415,6 +415,12 @@ static int same_tree(const char *a, const char *b, int *files, int verbose) {
   return ok;
 }
 
+static void remove_dir(const char *dir) {
+  char rm[100];
+  snprintf(rm, sizeof rm, "rm -rf %s", dir);
+  if (system(rm)) printf("  could not remove %s\n", dir);
+}
+
 static void generate(void) {
   char d1[] = "/tmp/gasp-corpus-a-XXXXXX", d2[] = "/tmp/gasp-corpus-b-XXXXXX", d3[] = "/tmp/gasp-corpus-c-XXXXXX";
   if (!mkdtemp(d1) || !mkdtemp(d2) || !mkdtemp(d3)) return;
@@ -465,9 +471,7 @@ static void generate(void) {
     gasp_corpus_gen_stats s4;
     gasp_corpus_gen(&o, d4, &s4, &d);
     CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
-    char rm[100];
-    snprintf(rm, sizeof rm, "rm -rf %s", d4);
-    if (system(rm)) printf("  could not remove %s\n", d4);
+    remove_dir(d4);
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
@@ -503,9 +507,7 @@ static void generate(void) {
     CHECK(other_out > 40 && other_out < (int)ts5.count, "results named otherwise than d: %d of %zu", other_out, ts5.count);
     CHECK(named == (int)ts5.count, "every description names its result register: %d of %zu", named, ts5.count);
     gasp_taskset_free(&ts5);
-    char rm[100];
-    snprintf(rm, sizeof rm, "rm -rf %s", d5);
-    if (system(rm)) printf("  could not remove %s\n", d5);
+    remove_dir(d5);
   }
   o.families = "ew_op,nope";
   gasp_diags_clear(&d);
