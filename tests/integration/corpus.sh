@@ -59,6 +59,26 @@ grep -q '= 1 + ' "$D/amdgcn/$victim.cl" && ok || bad "the mutation applied to $v
 grep -q "\"task\":\"$victim\"" "$TMP/m.jsonl" && bad "the wrong reference of $victim entered the corpus" || ok
 grep -q '"class":"wrong"' "$TMP/m.jsonl.results.jsonl" && ok || bad "the wrong reference is classified wrong: $(cut -c1-300 "$TMP/m.jsonl.results.jsonl")"
 
+# integer division and remainder by a constant: the reference's AMD answer is a short snippet (a magic-number
+# multiply, src/target/amdgcn/amd_snippet.c), and it passes the emulator's verification on GFX9 and GFX10
+expect_rc 0 "corpus gen for division" "$GASP" corpus gen --seed 5 --count 1500 --families ew_op,ew_idiom -o "$TMP/dall"
+mkdir -p "$TMP/div/amdgcn" && cp "$TMP/dall/amdgcn/gasp_amd.h" "$TMP/div/amdgcn/"
+ndiv=0
+for f in $(grep -l 'map: "(\(div\|rem\)\.[su]32' "$TMP/dall"/*.yaml | head -16); do
+  b=${f##*/}; b=${b%.yaml}
+  cp "$f" "$TMP/div/" && cp "$TMP/dall/amdgcn/$b.cl" "$TMP/div/amdgcn/" && ndiv=$((ndiv + 1))
+done
+[ "$ndiv" -ge 8 ] && ok || bad "division tasks generated: $ndiv"
+for T in gfx900 gfx1030; do
+  expect_rc 0 "corpus build $T, division" "$GASP" corpus build --target $T --tasks-dir "$TMP/div" -o "$TMP/div-$T.jsonl" --workers 2 -q
+  python3 - "$TMP/div-$T.jsonl" "$ndiv" <<'PY' && ok || bad "$T: every division task a verified snippet pair"
+import json, sys
+ps = [json.loads(l) for l in open(sys.argv[1])]
+assert len(ps) == int(sys.argv[2]), (len(ps), sys.argv[2])
+assert all(p["verified"] is True and ".amdhsa_kernel" not in p["completion"] and "v_mul_hi_" in p["completion"] for p in ps)
+PY
+done
+
 # PTX without a GPU: nothing is written unless --allow-unverified (then marked unverified, assembled by ptxas)
 if [ -n "${GASP_NO_GPU:-}" ] || ! gpu_here; then
   if command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null 2>&1; then

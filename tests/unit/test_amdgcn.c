@@ -197,9 +197,9 @@ static void layout_matches_clang(void) {
 static void snippet_translation(void) {
   const gasp_target *g10 = gasp_target_find("gfx1030"), *g9 = gasp_target_find("gfx900");
   const gasp_task *add = gasp_taskset_find(&ts, "add_f32"), *mad = gasp_taskset_find(&ts, "mad_s32");
-  const gasp_task *relu = gasp_taskset_find(&ts, "relu_leaky");
-  CHECK(add && mad && relu, "tasks add_f32, mad_s32, relu_leaky");
-  if (!add || !mad || !relu) return;
+  const gasp_task *relu = gasp_taskset_find(&ts, "relu_leaky"), *adu = gasp_taskset_find(&ts, "abs_diff_u32");
+  CHECK(add && mad && relu && adu, "tasks add_f32, mad_s32, relu_leaky, abs_diff_u32");
+  if (!add || !mad || !relu || !adu) return;
   struct { const gasp_target *t; const gasp_task *task; const char *ptx, *want; } c[] = {
       {g10, add, "add.f32 %d, %a, %b;", "v_add_f32_e32 v4, v2, v3\n"},
       {g10, add, "sub.rn.f32 %d, %b, %a;", "v_sub_f32_e32 v4, v3, v2\n"},
@@ -208,6 +208,17 @@ static void snippet_translation(void) {
       {g9, relu, ".reg .pred %p; setp.ne.f32 %p, %x, 0f00000000; selp.f32 %d, %x, 0f3F800000, %p;",
        "v_mov_b32_e32 v5, 0x0\nv_cmp_lg_f32_e64 s[32:33], v2, v5\nv_mov_b32_e32 v5, 0x3f800000\n"
        "v_cndmask_b32_e64 v3, v5, v2, s[32:33]\n"},
+      /* division by a constant: the published magic numbers for 7 (u32 0x24924925 with the add fix-up and a
+       * shift of 2; s32 0x92492493, negative, so + x, then >> 2), checked end to end in the emulator by
+       * tests/integration/corpus.sh */
+      {g10, adu, "div.u32 %d, %a, 7;",
+       "v_mov_b32_e32 v7, 0x24924925\nv_mul_hi_u32 v7, v2, v7\nv_sub_nc_u32_e32 v8, v2, v7\nv_lshrrev_b32_e32 v8, 1, v8\n"
+       "v_add_nc_u32_e32 v8, v8, v7\nv_lshrrev_b32_e32 v4, 2, v8\n"},
+      {g9, mad, "rem.s32 %d, %a, 7;",
+       "v_mov_b32_e32 v8, 0x92492493\nv_mul_hi_i32 v8, v2, v8\nv_add_u32_e32 v8, v8, v2\nv_ashrrev_i32_e32 v8, 2, v8\n"
+       "v_lshrrev_b32_e32 v9, 31, v8\nv_add_u32_e32 v7, v8, v9\nv_mov_b32_e32 v9, 0x7\nv_mul_lo_u32 v9, v7, v9\n"
+       "v_sub_u32_e32 v5, v2, v9\n"},
+      {g10, adu, "div.u32 %d, %a, %b;", NULL},            /* a divisor in a register: no magic number */
       {g10, add, "sqrt.rn.f32 %d, %a;", NULL},            /* IEEE sqrt: no single AMD instruction */
       {g10, add, "add.ftz.f32 %d, %a, %b;", NULL},        /* flush-to-zero: the harness keeps denormals */
       {g10, add, "ld.global.f32 %d, [%a];", NULL},         /* memory */

@@ -3,7 +3,8 @@
  * free VGPR, predicates in s32.. (wave32) or s[32:33].. (wave64) -- the registers the AMD snippet prompt
  * offers (amdgcn.c, amd_constraints). It gives the reference backend and the training corpus a short answer in
  * the form the prompt asks for instead of clang's complete kernel. Anything outside the mapped subset (64-bit
- * types, memory, branches, IEEE sqrt/div, which AMD only reaches through long sequences) returns NULL and the
+ * types, memory, branches, IEEE sqrt/div, which AMD only reaches through long sequences; integer division only
+ * by a constant) returns NULL and the
  * caller keeps clang's source. The result is judged like any answer, so a mistranslation fails the task's
  * own verification rather than passing silently (the reference bench runs every snippet task). */
 #include <ctype.h>
@@ -111,6 +112,65 @@ static const char *cmp_name(const char *cmp, char ty) {
   return NULL;
 }
 
+/* Integer division by a constant d >= 2, as compilers do it (AMD has no integer divide): a multiply by a magic
+ * number and shifts (Granlund and Montgomery, "Division by invariant integers using multiplication", 1994).
+ * u32: l = ceil(log2 d), m = floor(2^32 * (2^l - d) / d) + 1 (fits 32 bits), t = mulhi(m, x),
+ *      q = (t + ((x - t) >> 1)) >> (l - 1): exact for every x.
+ * s32: Hacker's Delight's magic(d) gives M and s with q = mulhs(M, x) (+ x when M < 0), >> s arithmetic, plus
+ *      1 when negative (truncation toward zero). rem: x - q * d, the sign of the dividend as PTX's rem.
+ * The result is judged like any answer, so an error here fails the task's own verification. */
+static void magic_u32(uint32_t d, uint32_t *m, int *l) {
+  int k = 0;
+  while (k < 32 && ((uint64_t)1 << k) < d) k++;
+  *l = k;
+  *m = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << k) - d)) / d + 1);
+}
+
+static void magic_s32(int32_t d, int32_t *M, int *sh) {
+  const uint32_t two31 = 0x80000000u;
+  uint32_t ad = (uint32_t)d, t = two31, anc = t - 1 - t % ad;
+  uint32_t q1 = two31 / anc, r1 = two31 - q1 * anc, q2 = two31 / ad, r2 = two31 - q2 * ad, delta;
+  int p = 31;
+  do {
+    p++;
+    q1 *= 2;
+    r1 *= 2;
+    if (r1 >= anc) q1++, r1 -= anc;
+    q2 *= 2;
+    r2 *= 2;
+    if (r2 >= ad) q2++, r2 -= ad;
+    delta = ad - r2;
+  } while (q1 < delta || (q1 == delta && r1 == 0));
+  *M = (int32_t)(q2 + 1);
+  *sh = p - 32;
+}
+
+static int emit_divrem(sn_ctx *c, int rem, int sgn, int d, int x, uint32_t dv) {
+  const char *add_u = c->a->gfx >= 10 ? "v_add_nc_u32" : "v_add_u32", *sub_u = c->a->gfx >= 10 ? "v_sub_nc_u32" : "v_sub_u32";
+  int t = c->tmp_v + 2, u = c->tmp_v + 3, q = rem ? c->tmp_v + 1 : d; /* slot 0 may hold x's immediate */
+  if (u > 63 || dv < 2 || (sgn && dv > 0x7fffffffu)) return -1;
+  if (!sgn) {
+    uint32_t m;
+    int l;
+    magic_u32(dv, &m, &l);
+    gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, 0x%x\nv_mul_hi_u32 v%d, v%d, v%d\n%s_e32 v%d, v%d, v%d\n"
+                             "v_lshrrev_b32_e32 v%d, 1, v%d\n%s_e32 v%d, v%d, v%d\nv_lshrrev_b32_e32 v%d, %d, v%d\n",
+                    t, m, t, x, t, sub_u, u, x, t, u, u, add_u, u, u, t, q, l - 1, u);
+  } else {
+    int32_t M;
+    int sh;
+    magic_s32((int32_t)dv, &M, &sh);
+    gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, 0x%x\nv_mul_hi_i32 v%d, v%d, v%d\n", t, (uint32_t)M, t, x, t);
+    if (M < 0) gasp_str_printf(&c->out, "%s_e32 v%d, v%d, v%d\n", add_u, t, t, x);
+    gasp_str_printf(&c->out, "v_ashrrev_i32_e32 v%d, %d, v%d\nv_lshrrev_b32_e32 v%d, 31, v%d\n%s_e32 v%d, v%d, v%d\n",
+                    t, sh, t, u, t, add_u, q, t, u);
+  }
+  if (rem) /* x - q * d; d goes through a VGPR (VOP3 takes no literal on GFX9) */
+    gasp_str_printf(&c->out, "v_mov_b32_e32 v%d, 0x%x\nv_mul_lo_u32 v%d, v%d, v%d\n%s_e32 v%d, v%d, v%d\n", u, dv, u, q,
+                    u, sub_u, d, x, u);
+  return 0;
+}
+
 /* One PTX instruction (mnemonic split at '.', operands split at ','). Returns 0 or -1 (not translatable). */
 static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
   const char *op = parts[0];
@@ -202,6 +262,12 @@ static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
       gasp_str_printf(&c->out, "v_cvt_u32_f32_e32 v%d, v%d\n", d, x);
     else return -1;
     return 0;
+  }
+  if ((!strcmp(op, "div") || !strcmp(op, "rem")) && (s || u) && np == 2 && nops == 3) {
+    int x = vreg_of(c, ops[1], 0, 0), v;
+    uint32_t dv;
+    if (d < 0 || x < 0 || operand(c, ops[2], 0, &v, &dv) || v >= 0) return -1; /* a constant divisor only */
+    return emit_divrem(c, !strcmp(op, "rem"), s, d, x, dv);
   }
   if (!strcmp(op, "setp") && np == 3 && nops == 3) {
     char tc = !strcmp(ty, "f32") ? 'f' : !strcmp(ty, "s32") ? 'i' : !strcmp(ty, "u32") ? 'u' : 0;
