@@ -268,7 +268,7 @@ static void gen_positive(inst *x, rng *r) {
  * benchmark's dot3, whose six inputs put the result in v8). None of these names is a PTX special register, a
  * temporary of the reference snippets (%t<k>, %p<k>), the size parameter n or a C keyword. */
 static const char *const name_sets[][CORPUS_MAXIN] = {
-    {"a", "b", "c", "e", "f", "g"},       {"x", "y", "z", "u", "v", "s"},       {"ax", "ay", "az", "bx", "by", "bz"},
+    {"a", "b", "c", "e", "f", "g"} /* the plain names: set 0 */,       {"x", "y", "z", "u", "v", "s"},       {"ax", "ay", "az", "bx", "by", "bz"},
     {"x0", "x1", "x2", "x3", "x4", "x5"}, {"in0", "in1", "in2", "in3", "in4", "in5"}, {"u", "v", "w", "q", "m", "h"},
     {"src", "lo", "hi", "k", "j", "g"}};
 static const char *const out_names[] = {"d", "r", "y", "res", "out", "o", "dst", "z"};
@@ -411,7 +411,7 @@ static void idiom(inst *x, rng *r) {
   for (const char *p = tmpl; *p; p++)
     if (*p == '$' && p[1] >= '0' && p[1] <= '5' && p[1] - '0' + 1 > x->nin) x->nin = p[1] - '0' + 1;
   for (int k = 0; k < x->nin; k++) {
-    gasp_strlcpy(x->in_name[k], (const char *[]){"a", "b", "c", "e", "f", "g"}[k], sizeof x->in_name[k]);
+    gasp_strlcpy(x->in_name[k], name_sets[0][k], sizeof x->in_name[k]);
     x->in_type[k] = x->type;
   }
   name_snippet(x, r, 25);
@@ -460,9 +460,9 @@ static void draw(inst *x, rng *r, int fam) {
   /* snippets of the sequence family take up to six inputs, weighted toward two and three */
   static const int seq_nin[] = {1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 6};
   x->nin = fam == F_SEQ ? seq_nin[rnd(r, NELEM(seq_nin))] : 1 + rnd(r, 3);
-  static const char *const snames[] = {"a", "b", "c", "e", "f", "g"}, *const knames[] = {"x", "y", "z"};
+  static const char *const knames[] = {"x", "y", "z"};
   for (int k = 0; k < x->nin; k++) {
-    gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : snames[k], sizeof x->in_name[k]);
+    gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : name_sets[0][k], sizeof x->in_name[k]);
     x->in_type[k] = x->type;
   }
   /* a conversion: the last input of another type (f32 <-> s32, f32 <-> f64, u32 -> f32) */

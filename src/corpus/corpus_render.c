@@ -84,6 +84,21 @@ static const char *cmp_sym(gasp_map_op op) {
   }
 }
 
+/* The infix symbol of a plain binary operation (with its spaces), or NULL: the steps and the formula share it */
+static const char *bin_sym(gasp_map_op op) {
+  switch (op) {
+  case GASP_MOP_ADD: return " + ";
+  case GASP_MOP_SUB: return " - ";
+  case GASP_MOP_MUL: return " * ";
+  case GASP_MOP_DIV: return " / ";
+  case GASP_MOP_REM: return " % ";
+  case GASP_MOP_AND: return " & ";
+  case GASP_MOP_OR: return " | ";
+  case GASP_MOP_XOR: return " ^ ";
+  default: return NULL;
+  }
+}
+
 /* Writes node id as an operand: a leaf or literal inline, an operation as a numbered temporary whose step is
  * appended first (post-order: the order the description asks the operations to be done in). The root is
  * written to the output by the caller. */
@@ -110,21 +125,15 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
     }
   }
   const char *a = n->nkids > 0 ? k[0].data : "", *b = n->nkids > 1 ? k[1].data : "", *z = n->nkids > 2 ? k[2].data : "";
-  switch (n->op) {
-  case GASP_MOP_ADD: gasp_str_printf(e, "%s + %s", a, b); break;
-  case GASP_MOP_SUB: gasp_str_printf(e, "%s - %s", a, b); break;
-  case GASP_MOP_MUL: gasp_str_printf(e, "%s * %s", a, b); break;
-  case GASP_MOP_DIV: gasp_str_printf(e, "%s / %s", a, b); break;
-  case GASP_MOP_REM: gasp_str_printf(e, "%s %% %s", a, b); break;
+  const char *bin = bin_sym(n->op);
+  if (bin) gasp_str_printf(e, "%s%s%s", a, bin, b);
+  else switch (n->op) {
   case GASP_MOP_FMA: gasp_str_printf(e, "%s(%s, %s, %s)", is_float_t(n->type) ? "fma" : "mad.lo", a, b, z); break;
   case GASP_MOP_MIN: gasp_str_printf(e, "min(%s, %s)", a, b); break;
   case GASP_MOP_MAX: gasp_str_printf(e, "max(%s, %s)", a, b); break;
   case GASP_MOP_ABS: gasp_str_printf(e, "|%s|", a); break;
   case GASP_MOP_NEG: gasp_str_printf(e, "-%s", a); break;
   case GASP_MOP_SQRT: gasp_str_printf(e, "sqrt(%s)", a); break;
-  case GASP_MOP_AND: gasp_str_printf(e, "%s & %s", a, b); break;
-  case GASP_MOP_OR: gasp_str_printf(e, "%s | %s", a, b); break;
-  case GASP_MOP_XOR: gasp_str_printf(e, "%s ^ %s", a, b); break;
   case GASP_MOP_SHL: gasp_str_printf(e, "%s << (%s & 31)", a, b); break;
   case GASP_MOP_SHR: gasp_str_printf(e, "%s >> (%s & 31)", a, b); break;
   case GASP_MOP_LRP: gasp_str_printf(e, "lrp(%s, %s, %s)", a, b, z); break;
@@ -284,16 +293,14 @@ static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_s
   int p = infix_prec(n), paren = p < ctx;
   if (paren) gasp_str_puts(o, "(");
   const int *k = n->kid;
-  const char *bin = NULL;
-  switch (n->op) {
-  case GASP_MOP_ADD: bin = " + "; break;
-  case GASP_MOP_SUB: bin = " - "; break;
-  case GASP_MOP_MUL: bin = " * "; break;
-  case GASP_MOP_DIV: bin = " / "; break;
-  case GASP_MOP_REM: bin = " % "; break;
-  case GASP_MOP_AND: bin = " & "; break;
-  case GASP_MOP_OR: bin = " | "; break;
-  case GASP_MOP_XOR: bin = " ^ "; break;
+  const char *bin = bin_sym(n->op);
+  if (bin) {
+    /* bit operations bind below + in C, which reads wrongly: their operands are parenthesised unless atoms */
+    int bits = n->op == GASP_MOP_AND || n->op == GASP_MOP_OR || n->op == GASP_MOP_XOR;
+    infix(m, t, k[0], bits ? 10 : p, o);
+    gasp_str_puts(o, bin);
+    infix(m, t, k[1], bits ? 10 : p + 1, o);
+  } else switch (n->op) {
   case GASP_MOP_LT: case GASP_MOP_LE: case GASP_MOP_GT: case GASP_MOP_GE: case GASP_MOP_EQ: case GASP_MOP_NE:
     infix(m, t, k[0], p + 1, o);
     gasp_str_printf(o, " %s ", cmp_sym(n->op));
@@ -364,13 +371,6 @@ static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_s
     gasp_str_puts(o, ")");
     break;
   default: gasp_str_printf(o, "%s(...)", gasp_map_op_name(n->op)); break;
-  }
-  if (bin) {
-    /* bit operations bind below + in C, which reads wrongly: their operands are parenthesised unless atoms */
-    int bits = n->op == GASP_MOP_AND || n->op == GASP_MOP_OR || n->op == GASP_MOP_XOR;
-    infix(m, t, k[0], bits ? 10 : p, o);
-    gasp_str_puts(o, bin);
-    infix(m, t, k[1], bits ? 10 : p + 1, o);
   }
   if (paren) gasp_str_puts(o, ")");
 }

@@ -112,6 +112,10 @@ static const char *cmp_name(const char *cmp, char ty) {
   return NULL;
 }
 
+/* 32-bit add and subtract without carry-out: v_add_u32 on GFX9, v_add_nc_u32 from GFX10 */
+static const char *add_u32(const sn_ctx *c) { return c->a->gfx >= 10 ? "v_add_nc_u32" : "v_add_u32"; }
+static const char *sub_u32(const sn_ctx *c) { return c->a->gfx >= 10 ? "v_sub_nc_u32" : "v_sub_u32"; }
+
 /* Integer division by a constant d >= 2, as compilers do it (AMD has no integer divide): a multiply by a magic
  * number and shifts (Granlund and Montgomery, "Division by invariant integers using multiplication", 1994).
  * u32: l = ceil(log2 d), m = floor(2^32 * (2^l - d) / d) + 1 (fits 32 bits), t = mulhi(m, x),
@@ -146,7 +150,7 @@ static void magic_s32(int32_t d, int32_t *M, int *sh) {
 }
 
 static int emit_divrem(sn_ctx *c, int rem, int sgn, int d, int x, uint32_t dv) {
-  const char *add_u = c->a->gfx >= 10 ? "v_add_nc_u32" : "v_add_u32", *sub_u = c->a->gfx >= 10 ? "v_sub_nc_u32" : "v_sub_u32";
+  const char *add_u = add_u32(c), *sub_u = sub_u32(c);
   int t = c->tmp_v + 2, u = c->tmp_v + 3, q = rem ? c->tmp_v + 1 : d; /* slot 0 may hold x's immediate */
   if (u > 63 || dv < 2 || (sgn && dv > 0x7fffffffu)) return -1;
   if (!sgn) {
@@ -182,7 +186,7 @@ static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
         !strcmp(parts[i], "rz") || !strcmp(parts[i], "rm") || !strcmp(parts[i], "rp") || !strcmp(parts[i], "hi") ||
         !strcmp(parts[i], "wide") || !strcmp(parts[i], "cc"))
       return -1;
-  const char *add_u = c->a->gfx >= 10 ? "v_add_nc_u32" : "v_add_u32", *sub_u = c->a->gfx >= 10 ? "v_sub_nc_u32" : "v_sub_u32";
+  const char *add_u = add_u32(c), *sub_u = sub_u32(c);
   int d = nops > 0 ? vdst(c, ops[0]) : -1;
   if (!strcmp(op, "mov") && nops == 2 && d >= 0) {
     int v;
