@@ -60,9 +60,12 @@ typedef enum { GASP_RENDER_SNIPPET, GASP_RENDER_KERNEL, GASP_RENDER_ARB } gasp_r
 /* The description text: the computation step by step with the semantics of every operation used. */
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s);
 /* The whole computation as one infix formula over the parameters' bare names (`min(max(x, 0), 1)`,
- * `a * b - (c + 1)`), the way the benchmark's own descriptions state it; a snippet's description gives it before
- * the numbered steps in two of three tasks (chosen by the map's text, so the same seed writes the same bytes). */
+ * `a * b - (c + 1)`), the way the benchmark's own descriptions state it; a snippet's description gives it in five
+ * of its six forms (before the steps, with the steps inline, or alone; chosen by the map's text, so the same seed
+ * writes the same bytes). */
 void gasp_corpus_formula(const gasp_map *m, const gasp_task *t, gasp_str *s);
+/* A select node id as cases: `-1 if x < 0, 1 if x > 0, otherwise 0`. */
+void gasp_corpus_cases(const gasp_map *m, const gasp_task *t, int id, gasp_str *s);
 /* The right-hand side of out[i] in CUDA (cl = 0) or OpenCL C for gasp_amd.h (cl = 1); helpers receives the
  * helper functions the expression calls (define them before the kernel). */
 void gasp_corpus_expr_c(const gasp_map *m, const gasp_task *t, int cl, gasp_str *s, gasp_str *helpers);

@@ -377,6 +377,47 @@ static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_s
 
 void gasp_corpus_formula(const gasp_map *m, const gasp_task *t, gasp_str *s) { infix(m, t, m->root, 0, s); }
 
+/* A select written as cases, the way the benchmark's select_sign and relu_leaky read: "-1 if x < 0, 1 if x > 0,
+ * otherwise 0" (a select in the else branch continues the list). */
+static void case_value(const gasp_map *m, const gasp_task *t, int id, gasp_str *s) {
+  infix(m, t, id, m->n[id].op == GASP_MOP_LIT ? 0 : 2, s); /* "-1 if", but "(a < b ? a : b) if" */
+}
+
+void gasp_corpus_cases(const gasp_map *m, const gasp_task *t, int id, gasp_str *s) {
+  const gasp_map_node *n = &m->n[id];
+  case_value(m, t, n->kid[1], s);
+  gasp_str_puts(s, " if ");
+  infix(m, t, n->kid[0], 0, s);
+  if (m->n[n->kid[2]].op == GASP_MOP_SEL) {
+    gasp_str_puts(s, ", ");
+    gasp_corpus_cases(m, t, n->kid[2], s);
+  } else {
+    gasp_str_puts(s, ", otherwise ");
+    case_value(m, t, n->kid[2], s);
+  }
+}
+
+/* The numbered steps ("  t1 = e\n  t2 = e\n") on one line, joined by sep. */
+static void steps_inline(const char *steps, const char *sep, gasp_str *o) {
+  int first = 1;
+  for (const char *p = steps; *p;) {
+    while (*p == ' ') p++;
+    const char *e = strchr(p, '\n');
+    int n = e ? (int)(e - p) : (int)strlen(p);
+    if (n) gasp_str_printf(o, "%s%.*s", first ? "" : sep, n, p);
+    first = first && !n;
+    p += n + (e != NULL);
+  }
+}
+
+/* FNV-1a over the map's nodes: picks a description's wording, deterministic and independent of the generator's
+ * random stream (the same seed writes the same tasks whatever the wordings) */
+static uint32_t map_hash(const gasp_map *m) {
+  uint32_t h = 2166136261u;
+  for (int i = 0; i < m->count; i++) h = (h ^ (uint32_t)(m->n[i].op * 31 + m->n[i].param + 7 * m->n[i].type) ^ m->n[i].ilit) * 16777619u;
+  return h;
+}
+
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
@@ -431,27 +472,55 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
     gasp_str_printf(s, "where %s is computed in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
                     outname, type_words(rt), steps.data, outname, root.data);
   } else if (c.ntemp == 0) {
-    if (kind == GASP_RENDER_SNIPPET) gasp_str_puts(s, "One instruction: ");
+    /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
+    int form = kind == GASP_RENDER_SNIPPET ? (int)(map_hash(m) % 3) : 0;
+    if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s", outname, root.data);
-    gasp_str_printf(s, ", in %s.\n", type_words(rt));
+    if (form == 1 && is_float_t(rt))
+      gasp_str_printf(s, " in %s (IEEE 754, round to nearest even where rounding applies, denormals preserved, no flush "
+                         "to zero).\n", type_words(rt));
+    else if (form == 1 && (rn->op == GASP_MOP_ADD || rn->op == GASP_MOP_SUB || rn->op == GASP_MOP_MUL ||
+                           rn->op == GASP_MOP_FMA || rn->op == GASP_MOP_NEG || rn->op == GASP_MOP_SHL))
+      gasp_str_printf(s, " in %s, keeping the low 32 bits (two's complement wraparound).\n", type_words(rt));
+    else if (form == 2)
+      gasp_str_printf(s, ": one instruction in %s.\n", type_words(rt));
+    else /* form 0, and form 1 of an operation that cannot wrap */
+      gasp_str_printf(s, ", in %s.\n", type_words(rt));
   } else {
-    /* snippets: the formula first in two of three tasks, as the benchmark's descriptions give one */
-    uint32_t h = 2166136261u; /* FNV-1a of the map's text: deterministic, independent of the generator's stream */
-    for (int i = 0; i < m->count; i++) h = (h ^ (uint32_t)(m->n[i].op * 31 + m->n[i].param + 7 * m->n[i].type) ^ m->n[i].ilit) * 16777619u;
-    int form = kind == GASP_RENDER_SNIPPET ? (int)(h % 3) : 0;
+    /* Snippets are described in six forms, chosen by the map's hash, since the benchmark's own descriptions
+     * vary: the steps alone (0); the formula, then the steps one a line (1, 2); the formula with the steps
+     * inline, "computed as: .., then .." (3) or "in this order: ..; .." (4), as lerp_f32, dot3 and horner_poly3
+     * read; or the formula alone (5), as mad_s32 and clamp_f32 read, a select as cases ("x if x > 0, otherwise
+     * 0.01 * x") as relu_leaky and select_sign read. The notes below say how every operation rounds, so the
+     * formula alone is exact in C's order of evaluation. */
+    int form = kind == GASP_RENDER_SNIPPET ? (int)(map_hash(m) % 6) : 0;
     gasp_str f;
     gasp_str_init(&f);
-    if (form) gasp_corpus_formula(m, t, &f);
-    if (form == 1)
-      gasp_str_printf(s, "%s = %s, computed in %s one operation after another in exactly this order:\n", out->name, f.data,
-                      type_words(rt));
-    else if (form == 2)
-      gasp_str_printf(s, "Compute %s = %s in %s, one operation after another in exactly this order:\n", out->name, f.data,
-                      type_words(rt));
-    else
-      gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n",
-                      kind == GASP_RENDER_ARB ? "out" : outname, type_words(rt));
-    gasp_str_printf(s, "%s  %s = %s\n", steps.data, outname, root.data);
+    if (form == 5 && rn->op == GASP_MOP_SEL) gasp_corpus_cases(m, t, m->root, &f);
+    else if (form) gasp_corpus_formula(m, t, &f);
+    const char *tw = type_words(rt);
+    switch (form) {
+    case 1:
+      gasp_str_printf(s, "%s = %s, computed in %s one operation after another in exactly this order:\n%s  %s = %s\n",
+                      out->name, f.data, tw, steps.data, outname, root.data);
+      break;
+    case 2:
+      gasp_str_printf(s, "Compute %s = %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
+                      out->name, f.data, tw, steps.data, outname, root.data);
+      break;
+    case 3: case 4:
+      gasp_str_printf(s, form == 3 ? "%s = %s in %s, computed as: " : "%s = %s, evaluated in %s in this order: ", out->name,
+                      f.data, tw);
+      steps_inline(steps.data, form == 3 ? ", then " : "; ", s);
+      gasp_str_printf(s, "%s%s = %s.\n", form == 3 ? ", then " : "; ", outname, root.data);
+      break;
+    case 5:
+      gasp_str_printf(s, "%s = %s, in %s.\n", out->name, f.data, tw);
+      break;
+    default:
+      gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
+                      kind == GASP_RENDER_ARB ? "out" : outname, tw, steps.data, outname, root.data);
+    }
     gasp_str_free(&f);
   }
 notes:;

@@ -471,6 +471,23 @@ static void generate(void) {
     gasp_corpus_gen_stats s4;
     gasp_corpus_gen(&o, d4, &s4, &d);
     CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
+    /* the three wordings of one instruction; the wraparound phrase only where the operation can wrap */
+    gasp_taskset ts4;
+    int lead = 0, trail = 0, wrap = 0, wrong_wrap = 0;
+    if (gasp_taskset_load(d4, &ts4, &d) == 0) {
+      for (size_t i = 0; i < ts4.count; i++) {
+        const char *ds = ts4.items[i].description, *map = ts4.items[i].map ? ts4.items[i].map : "";
+        lead += !strncmp(ds, "One instruction: ", 17);
+        trail += strstr(ds, ": one instruction in ") != NULL;
+        int w = strstr(ds, "(two's complement wraparound)") != NULL;
+        wrap += w;
+        wrong_wrap += w && (strstr(map, "(cvt") || strstr(map, "(min") || strstr(map, "(and") || strstr(map, "(shr"));
+      }
+      CHECK(lead > 100 && trail > 50 && wrap > 10 && wrong_wrap == 0,
+            "one instruction worded three ways: first %d, after %d, with wraparound %d (%d where it cannot wrap)", lead,
+            trail, wrap, wrong_wrap);
+      gasp_taskset_free(&ts4);
+    }
     remove_dir(d4);
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
@@ -486,7 +503,7 @@ static void generate(void) {
     CHECK(s5.skipped_bench_same > 0, "ew_idiom skips benchmark computations: %d", s5.skipped_bench_same);
     gasp_taskset ts5;
     CHECK(gasp_taskset_load(d5, &ts5, &d) == 0 && d.count == 0, "ew_seq and ew_idiom tasks load: %s", d.count ? d.items[0].msg : "");
-    int max_in = 0, other_out = 0, named = 0;
+    int max_in = 0, other_out = 0, named = 0, lines = 0, as_then = 0, in_order = 0, alone = 0, cases = 0, joined = 0;
     for (size_t i = 0; i < ts5.count; i++) {
       const gasp_task *t = &ts5.items[i];
       int nin = 0;
@@ -501,11 +518,24 @@ static void generate(void) {
       char want[48];
       snprintf(want, sizeof want, "write the result to %%%s ", out);
       named += strstr(t->description, want) != NULL;
+      /* the six description forms (gasp_corpus_describe) and the two wordings of the registers */
+      const char *ds = t->description;
+      lines += strstr(ds, "\n  t1 = ") != NULL;
+      as_then += strstr(ds, ", computed as: t1 = ") && strstr(ds, ", then %");
+      in_order += strstr(ds, " in this order: t1 = ") && strstr(ds, "; %");
+      alone += !strstr(ds, "t1 = ") && !strstr(ds, "One instruction");
+      cases += strstr(ds, " if ") && strstr(ds, ", otherwise ");
+      joined += strstr(ds, "The input is in register %") || (strstr(ds, "Inputs are in registers %") && strstr(ds, " and %"));
       CHECK(t->snippet && t->ptx_snippet && t->level == 1, "%s is an L1 snippet with a PTX answer", t->id);
     }
     CHECK(max_in == 6, "some snippet has six inputs: at most %d", max_in);
     CHECK(other_out > 40 && other_out < (int)ts5.count, "results named otherwise than d: %d of %zu", other_out, ts5.count);
     CHECK(named == (int)ts5.count, "every description names its result register: %d of %zu", named, ts5.count);
+    CHECK(lines > 100 && as_then > 30 && in_order > 30 && alone > 30 && cases > 5,
+          "every description form occurs: steps one a line %d, inline with then %d, with semicolons %d, the formula "
+          "alone %d (as cases %d)", lines, as_then, in_order, alone, cases);
+    CHECK(joined > 60 && joined < (int)ts5.count - 60, "both wordings of the input registers: %d joined of %zu", joined,
+          ts5.count);
     gasp_taskset_free(&ts5);
     remove_dir(d5);
   }
@@ -567,6 +597,7 @@ static void ptx_snippets(void) {
 static void formulas(void) {
   static const struct {
     const char *type, *expr, *want;
+    int as_cases; /* gasp_corpus_cases instead of gasp_corpus_formula */
   } cases[] = {
       {"f32", "(min.f32 (max.f32 a 0) 1)", "min(max(a, 0), 1)"},
       {"s32", "(sub.s32 (mul.s32 a b) (add.s32 b 1))", "a * b - (b + 1)"},
@@ -580,6 +611,10 @@ static void formulas(void) {
       {"f32", "(neg.f32 (add.f32 a b))", "-(a + b)"},
       {"f32", "(sqrt.f32 (abs.f32 (div.f32 a b)))", "sqrt(|a / b|)"},
       {"f32", "(mul.f32 (sel.f32 (gt.f32 a b) a b) 2)", "(a > b ? a : b) * 2"},
+      /* a select at the root as cases, the way select_sign and relu_leaky read */
+      {"s32", "(sel.s32 (lt.s32 a 0) -1 (sel.s32 (gt.s32 a 0) 1 0))", "-1 if a < 0, 1 if a > 0, otherwise 0", 1},
+      {"f32", "(sel.f32 (gt.f32 a 0) a (mul.f32 a 0.01))", "a if a > 0, otherwise a * 0.01", 1},
+      {"f32", "(sel.f32 (ge.f32 (add.f32 a b) 1) (sel.f32 (lt.f32 a b) a b) 0)", "(a < b ? a : b) if a + b >= 1, otherwise 0", 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     gasp_task t;
@@ -592,7 +627,8 @@ static void formulas(void) {
     CHECK(gasp_map_parse(cases[i].expr, &t, &m, NULL, e, sizeof e) == 0, "%s parses: %s", cases[i].expr, e);
     gasp_str f;
     gasp_str_init(&f);
-    gasp_corpus_formula(&m, &t, &f);
+    if (cases[i].as_cases) gasp_corpus_cases(&m, &t, m.root, &f);
+    else gasp_corpus_formula(&m, &t, &f);
     CHECK(!strcmp(f.data, cases[i].want), "%s: '%s', want '%s'", cases[i].expr, f.data, cases[i].want);
     gasp_str_free(&f);
     gasp_task_free(&t);
