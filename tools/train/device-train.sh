@@ -45,8 +45,11 @@ for n in $PAIRS; do # one tokenizer process per target, in parallel
   f=$W/$n.jsonl
   [ -f "$f" ] || { echo "no $f"; continue; }
   "$G" train prepare --vocab "$V" "$f" -o "$W/tok-$n" --max-tokens ${MAXTOK:-3072} > "$W/prepare-$n.log" 2>&1 &
+  TOK_PIDS="${TOK_PIDS:-} $!"
 done
-wait
+# the tokenizers only: a bare `wait` would also wait for PTX_BG's verification (found on the device: training
+# would start only after it)
+for p in ${TOK_PIDS:-}; do wait "$p"; done
 grep -h -A1 "^target" "$W"/prepare-*.log | grep -v "^target\|^--"
 echo "prepare: $(( $(date +%s) - t0 )) s"
 ls -d "$W"/tok-* >/dev/null || exit 3
