@@ -459,7 +459,10 @@ static void draw(inst *x, rng *r, int fam) {
   int fl = x->type == GASP_MT_F32 || x->type == GASP_MT_F64;
   /* snippets of the sequence family take up to six inputs, weighted toward two and three */
   static const int seq_nin[] = {1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 6, 6};
-  x->nin = fam == F_SEQ ? seq_nin[rnd(r, NELEM(seq_nin))] : 1 + rnd(r, 3);
+  /* one instruction on two or three registers mostly, as the benchmark's L0 tasks are: with one input the second
+   * operand is a literal, and a corpus of literals taught a model to add 1000 where the prompt named %b */
+  static const int op_nin[] = {1, 2, 2, 3};
+  x->nin = fam == F_SEQ ? seq_nin[rnd(r, NELEM(seq_nin))] : fam == F_OP ? op_nin[rnd(r, NELEM(op_nin))] : 1 + rnd(r, 3);
   static const char *const knames[] = {"x", "y", "z"};
   for (int k = 0; k < x->nin; k++) {
     gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : name_sets[0][k], sizeof x->in_name[k]);
@@ -667,7 +670,12 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
       if (rr == 0) {
         char which[64], key[2200];
         char *canon = gasp_map_canonical(&m, &t);
-        snprintf(key, sizeof key, "%d|%d|%d|%s|%s", x.level, (int)x.kind, x.vertex, x.gridstride ? "gs" : "", canon);
+        /* one instruction: the same computation again under other register names is a new task (the canonical
+         * form ignores names), else each operation on registers would occur once and on literals 16 times */
+        char names[160] = "";
+        for (int k = 0; f == F_OP && k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
+        if (f == F_OP) snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
+        snprintf(key, sizeof key, "%d|%d|%d|%s|%s|%s", x.level, (int)x.kind, x.vertex, x.gridstride ? "gs" : "", names, canon);
         int dup = 0;
         for (size_t i = 0; i < seen_n && !dup; i++) dup = !strcmp(seen[i], key);
         if (o->bench && gasp_taskset_find(o->bench, id)) st->skipped_bench_id++;

@@ -1,5 +1,6 @@
 /* The corpus generator and the map reference: gen is deterministic, every family's tasks load, the generic CPU
  * reference agrees with values computed by hand, and the exclusion drops the benchmark's computations. */
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -473,7 +474,7 @@ static void generate(void) {
     CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
     /* the three wordings of one instruction; the wraparound phrase only where the operation can wrap */
     gasp_taskset ts4;
-    int lead = 0, trail = 0, wrap = 0, wrong_wrap = 0;
+    int lead = 0, trail = 0, wrap = 0, wrong_wrap = 0, regs = 0;
     if (gasp_taskset_load(d4, &ts4, &d) == 0) {
       for (size_t i = 0; i < ts4.count; i++) {
         const char *ds = ts4.items[i].description, *map = ts4.items[i].map ? ts4.items[i].map : "";
@@ -482,7 +483,14 @@ static void generate(void) {
         int w = strstr(ds, "(two's complement wraparound)") != NULL;
         wrap += w;
         wrong_wrap += w && (strstr(map, "(cvt") || strstr(map, "(min") || strstr(map, "(and") || strstr(map, "(shr"));
+        int lit = 0; /* an operand that is a number: " 2)", " -1 ", " 0.5)" */
+        for (const char *p = map; *p; p++)
+          lit |= *p == ' ' && (isdigit((unsigned char)p[1]) || (p[1] == '-' && isdigit((unsigned char)p[2])));
+        regs += !lit;
       }
+      /* the benchmark's one-instruction tasks are on registers; a corpus of 83% literals (each register form once,
+       * deduplicated without its names) taught a model to add 1000 where the prompt named %b */
+      CHECK(regs * 100 > (int)ts4.count * 35, "one instruction on registers only: %d of %zu", regs, ts4.count);
       CHECK(lead > 100 && trail > 50 && wrap > 10 && wrong_wrap == 0,
             "one instruction worded three ways: first %d, after %d, with wraparound %d (%d where it cannot wrap)", lead,
             trail, wrap, wrong_wrap);
