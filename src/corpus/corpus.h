@@ -57,7 +57,8 @@ int gasp_corpus_is_bench_computation(const gasp_map *m, const gasp_task *task, c
 /* ---- rendering one map (corpus_render.c) ---- */
 typedef enum { GASP_RENDER_SNIPPET, GASP_RENDER_KERNEL, GASP_RENDER_ARB } gasp_render_kind;
 
-/* The description text: the computation step by step with the semantics of every operation used. */
+/* The description text: the computation (for a snippet in one of several wordings, as steps, a formula or both,
+ * chosen by a hash of the map) with the semantics of every operation used. */
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s);
 /* The whole computation as one infix formula over the parameters' bare names (`min(max(x, 0), 1)`,
  * `a * b - (c + 1)`), the way the benchmark's own descriptions state it; a snippet's description gives it in five

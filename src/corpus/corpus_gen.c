@@ -673,8 +673,10 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
         /* one instruction: the same computation again under other register names is a new task (the canonical
          * form ignores names), else each operation on registers would occur once and on literals 16 times */
         char names[160] = "";
-        for (int k = 0; f == F_OP && k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
-        if (f == F_OP) snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
+        if (f == F_OP) {
+          for (int k = 0; k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
+          snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
+        }
         snprintf(key, sizeof key, "%d|%d|%d|%s|%s|%s", x.level, (int)x.kind, x.vertex, x.gridstride ? "gs" : "", names, canon);
         int dup = 0;
         for (size_t i = 0; i < seen_n && !dup; i++) dup = !strcmp(seen[i], key);
