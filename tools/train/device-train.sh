@@ -8,18 +8,18 @@ T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
-[ -d "$W/tasks" ] || tar xzf "$R/.dev/carry/tasks.tgz" -C "$W"
+[ -d "$W/tasks" ] || untar "$(carried tasks.txz tasks.tgz)" "$W"
 # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh (or .dev/carry); EXTRA names more in .dev/carry
 PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90 ${EXTRA:-}"
-for n in $PAIRS; do [ -f "$R/.dev/carry/$n.jsonl.gz" ] && gunzip -c "$R/.dev/carry/$n.jsonl.gz" > "$W/$n.jsonl"; done
+for n in $PAIRS; do f=$(carried "$n.jsonl.xz" "$n.jsonl.gz") && unpack "$f" > "$W/$n.jsonl"; done
 # PTX_TASKS="A.tgz B.tgz" (in .dev/carry, each a tasks/ folder of generated tasks; L0_TASKS is the older name):
 # their PTX pairs are verified here first, on the H200, into A-ptx-sm90.jsonl ...
 for tgz in ${PTX_TASKS:-${L0_TASKS:-}}; do
-  n=$(basename "$tgz" .tgz)
+  n=$(basename "$(basename "$tgz" .tgz)" .txz)
   PAIRS="$PAIRS $n-ptx-sm90"
   # PTX_KEEP=1 (a later call on the warm machine): the pairs verified by an earlier call are used again
   [ "${PTX_KEEP:-0}" = 1 ] && [ -s "$W/$n-ptx-sm90.jsonl" ] && continue
-  rm -rf "$W/pt-$n" && mkdir -p "$W/pt-$n" && tar xzf "$R/.dev/carry/$tgz" -C "$W/pt-$n" || exit 3
+  rm -rf "$W/pt-$n" && mkdir -p "$W/pt-$n" && untar "$R/.dev/carry/$tgz" "$W/pt-$n" || exit 3
   t1=$(date +%s)
   "$G" corpus build --target ptx-sm90 --tasks-dir "$W/pt-$n/tasks" -o "$W/$n-ptx-sm90.jsonl" --workers 8 -q
   echo "$n PTX pairs: $(wc -l < "$W/$n-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
@@ -31,8 +31,8 @@ done
 # the warm machine takes them with PTX_KEEP=1 PTX_TASKS="A.tgz ...", or a later session as EXTRA from $OUT
 BG_PIDS=""
 for tgz in ${PTX_BG:-}; do
-  n=$(basename "$tgz" .tgz)
-  rm -rf "$W/pt-$n" "$W/$n-ptx-sm90.jsonl" && mkdir -p "$W/pt-$n" && tar xzf "$R/.dev/carry/$tgz" -C "$W/pt-$n" || exit 3
+  n=$(basename "$(basename "$tgz" .tgz)" .txz)
+  rm -rf "$W/pt-$n" "$W/$n-ptx-sm90.jsonl" && mkdir -p "$W/pt-$n" && untar "$R/.dev/carry/$tgz" "$W/pt-$n" || exit 3
   ( t1=$(date +%s)
     nice "$G" corpus build --target ptx-sm90 --tasks-dir "$W/pt-$n/tasks" -o "$W/$n-ptx-sm90.jsonl" --workers 6 -q
     echo "$n PTX pairs (background): $(wc -l < "$W/$n-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
