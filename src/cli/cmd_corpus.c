@@ -2,6 +2,7 @@
  * runs the reference backend over a task directory through gasp bench itself and turns the verified
  * records into (prompt, completion) pairs, one JSON line each. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,12 +384,160 @@ static int corpus_build(int argc, char **argv) {
   return interrupted ? 130 : GASP_EXIT_OK;
 }
 
+/* Whether the completion names one of the task's registers (%a, not %ab): then its parameters cannot be renamed
+ * without changing the verified answer (PTX reads them by name; AMD's answer reads v2, v3, ... in order) */
+static int names_params(const char *completion, const gasp_task *t) {
+  for (int i = 0; i < t->nparams; i++) {
+    size_t n = strlen(t->params[i].name);
+    for (const char *p = strchr(completion, '%'); p; p = strchr(p + 1, '%'))
+      if (!strncmp(p + 1, t->params[i].name, n) && !(isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_')) return 1;
+  }
+  return 0;
+}
+
+static int corpus_reword(int argc, char **argv) {
+  const char *dir = NULL, *out = NULL;
+  int wordings = 3, rename = 0, quiet = 0;
+  gasp_opt opts[] = {
+      {"tasks-dir", 0, OPT_STR, "DIR", "the task directory the pairs were built from, required", &dir},
+      {"output", 'o', OPT_STR, "FILE", "the pairs file to write (JSONL), required", &out},
+      {"wordings", 'k', OPT_INT, "K", "wordings of each pair, its own included (1-7, default 3)", &wordings},
+      {"rename", 0, OPT_FLAG, NULL, "other register names too, where the answer does not name them (AMD)", &rename},
+      {"quiet", 'q', OPT_FLAG, NULL, "no summary", &quiet},
+      {NULL, 0, 0, NULL, NULL, NULL}};
+  gasp_cmd_spec spec = {
+      "corpus reword", "--tasks-dir DIR [--wordings K] [--rename] -o OUT.jsonl PAIRS.jsonl...",
+      "Write each verified pair of a generated snippet task again under other wordings of the same task: another "
+      "description form, register sentence and title (and with --rename other register names).",
+      "The map, and so the verified answer, is the same: the completion is copied unchanged and each new prompt is\n"
+      "what 'gasp prompt' builds for the reworded task. A pair whose task is not a generated snippet (kernels,\n"
+      "ARB programs) is written once, as it is. Each line gains \"wording\": 0 for the pair's own, 1.. for the others.\n"
+      "Why: a small model trained on one wording per task follows the wording, not the computation\n"
+      "(tools/train/README.md, \"The fifth run\").",
+      opts};
+  const char *pos[64];
+  int npos;
+  int rc = gasp_cli_parse(&spec, argc, argv, pos, &npos, 64);
+  if (rc) return rc < 0 ? GASP_EXIT_OK : rc;
+  if (!dir || !out || npos < 1) {
+    gasp_cli_error("corpus reword", "--tasks-dir, -o and at least one pairs file are required");
+    return GASP_EXIT_USAGE;
+  }
+  if (wordings < 1 || wordings > GASP_CORPUS_FORMS) {
+    gasp_cli_error("corpus reword", "--wordings must be 1 to %d", GASP_CORPUS_FORMS);
+    return GASP_EXIT_USAGE;
+  }
+  gasp_taskset ts;
+  gasp_diags d;
+  gasp_diags_init(&d);
+  if (gasp_taskset_load(dir, &ts, &d)) {
+    cli_print_diags(&d, dir, stderr);
+    gasp_diags_free(&d);
+    return GASP_EXIT_ENV;
+  }
+  gasp_diags_free(&d);
+  FILE *o = fopen(out, "wb");
+  if (!o) {
+    gasp_cli_error("corpus reword", "cannot write '%s'", out);
+    gasp_taskset_free(&ts);
+    return GASP_EXIT_ENV;
+  }
+  long pairs = 0, written = 0, as_is = 0, renamed = 0, bad = 0;
+  rc = GASP_EXIT_OK;
+  for (int f = 0; f < npos && rc == GASP_EXIT_OK; f++) {
+    FILE *in = fopen(pos[f], "rb");
+    if (!in) {
+      gasp_cli_error("corpus reword", "cannot read '%s'", pos[f]);
+      rc = GASP_EXIT_ENV;
+      break;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long ln = 0;
+    while (getline(&line, &cap, in) > 0) {
+      ln++;
+      json_error_t je;
+      json_t *j = json_loads(line, 0, &je);
+      const char *id = j ? json_string_value(json_object_get(j, "task")) : NULL;
+      const char *tgt = j ? json_string_value(json_object_get(j, "target")) : NULL;
+      const char *prompt = j ? json_string_value(json_object_get(j, "prompt")) : NULL;
+      const char *completion = j ? json_string_value(json_object_get(j, "completion")) : NULL;
+      if (!id || !tgt || !prompt || !completion) {
+        fprintf(stderr, "%s:%ld: not a pair (task, target, prompt, completion): skipped\n", pos[f], ln);
+        bad++;
+        json_decref(j);
+        continue;
+      }
+      pairs++;
+      const gasp_task *t = gasp_taskset_find(&ts, id);
+      const gasp_target *tg = gasp_target_find(tgt);
+      json_object_set_new(j, "wording", json_integer(0));
+      char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+      fprintf(o, "%s\n", s);
+      free(s);
+      written++;
+      if (!t || !tg || !t->map || !t->snippet) {
+        as_is++;
+        json_decref(j);
+        continue;
+      }
+      char *seen[GASP_CORPUS_FORMS];
+      int nseen = 0;
+      seen[nseen++] = strdup(prompt);
+      int can_rename = rename && !names_params(completion, t);
+      for (int k = 1; k < wordings; k++) {
+        gasp_task w;
+        gasp_str desc;
+        char err[240];
+        if (gasp_corpus_reword(t, k, can_rename, &w, &desc, err, sizeof err)) {
+          fprintf(stderr, "%s:%ld: %s\n", pos[f], ln, err);
+          bad++;
+          break;
+        }
+        char *p = gasp_prompt_build(tg, &w, GASP_VARIANT_DEFAULT);
+        gasp_str_free(&desc);
+        int dup = !p;
+        for (int i = 0; p && i < nseen; i++) dup |= !strcmp(seen[i], p);
+        if (dup) {
+          free(p);
+          continue;
+        }
+        seen[nseen++] = p;
+        json_t *v = json_copy(j);
+        json_object_set_new(v, "prompt", json_string(p));
+        json_object_set_new(v, "wording", json_integer(k));
+        s = json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII);
+        fprintf(o, "%s\n", s);
+        free(s);
+        json_decref(v);
+        written++;
+        renamed += can_rename;
+      }
+      for (int i = 0; i < nseen; i++) free(seen[i]);
+      json_decref(j);
+    }
+    free(line);
+    fclose(in);
+  }
+  if (fclose(o) && rc == GASP_EXIT_OK) {
+    gasp_cli_error("corpus reword", "cannot write '%s'", out);
+    rc = GASP_EXIT_ENV;
+  }
+  gasp_taskset_free(&ts);
+  if (!quiet && rc == GASP_EXIT_OK)
+    printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: not generated snippets; %ld "
+           "with other register names); %ld lines skipped\n", pairs, written, out, as_is, renamed, bad);
+  return rc != GASP_EXIT_OK ? rc : bad ? GASP_EXIT_FAIL : GASP_EXIT_OK;
+}
+
 int cmd_corpus(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "gen")) return corpus_gen(argc - 1, argv + 1);
   if (argc >= 2 && !strcmp(argv[1], "build")) return corpus_build(argc - 1, argv + 1);
+  if (argc >= 2 && !strcmp(argv[1], "reword")) return corpus_reword(argc - 1, argv + 1);
   FILE *f = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
-  fprintf(f, "usage: gasp corpus gen|build [options]\n\n"
+  fprintf(f, "usage: gasp corpus gen|build|reword [options]\n\n"
              "  gen    write generated task families into a directory (gasp corpus gen --help)\n"
-             "  build  verify a directory's reference answers and write (prompt, completion) pairs (gasp corpus build --help)\n");
+             "  build  verify a directory's reference answers and write (prompt, completion) pairs (gasp corpus build --help)\n"
+             "  reword write verified pairs again under other wordings of their tasks (gasp corpus reword --help)\n");
   return f == stdout ? GASP_EXIT_OK : GASP_EXIT_USAGE;
 }

@@ -60,6 +60,19 @@ typedef enum { GASP_RENDER_SNIPPET, GASP_RENDER_KERNEL, GASP_RENDER_ARB } gasp_r
 /* The description text: the computation (for a snippet in one of several wordings, as steps, a formula or both,
  * chosen by a hash of the map) with the semantics of every operation used. */
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s);
+/* The same in a chosen form (want >= 0; -1: by the map's hash, as gasp_corpus_describe). A sequence has
+ * GASP_CORPUS_FORMS forms: 0-5 as gasp_corpus_describe chooses them, and 6, bare names with temporaries named by
+ * letters and each float step's rounding said ("d = a + t * (b - a) in single precision (f32), computed as: s =
+ * b - a (rounded subtract), then d = fma(t, s, a) (fused multiply-add, rounded once)."), as lerp_f32 reads; only
+ * gasp corpus reword uses 6, so generated corpora keep their bytes. One instruction has three (want % 3). */
+#define GASP_CORPUS_FORMS 7
+void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s);
+/* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */
+uint32_t gasp_corpus_wording_hash(const gasp_map *m);
+/* A snippet's registers, the last line of its description: form 0 each with its type ("Inputs are in registers
+ * %a (.f32), %n (.s32); write the result to %d (.f32)."); inputs of one type also 1, "The inputs are in registers
+ * %a, %b and %c (.f32)" ("The input is in register %x"), and 2, "Inputs are in registers %a, %b and %c (.f32)". */
+void gasp_corpus_registers_text(const gasp_task *t, int form, gasp_str *s);
 /* The whole computation as one infix formula over the parameters' bare names (`min(max(x, 0), 1)`,
  * `a * b - (c + 1)`), the way the benchmark's own descriptions state it; a snippet's description gives it in five
  * of its six forms (before the steps, with the steps inline, or alone; chosen by the map's text, so the same seed
@@ -82,5 +95,13 @@ int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, g
 /* A snippet task's PTX snippet from its map expression (corpus_ptx.c): 0 and the text appended to s, or -1
  * when the expression has no snippet form (strided reads, group forms, loops). */
 int gasp_corpus_ptx_snippet(const gasp_map *m, const gasp_task *t, gasp_str *s);
+
+/* ---- other wordings of a generated snippet task (corpus_reword.c) ---- */
+/* Fills w with a shallow copy of t worded as variant k (1, 2, ...): another description form than the
+ * generator's, another register sentence and title, and with rename other names for the registers (for targets
+ * whose answer does not name them: AMD's answer reads v2, v3, ... in parameter order). w->description points into
+ * desc, which the caller frees; w must not be freed with gasp_task_free. Returns 0, or -1 (err filled) when t is
+ * not a generated snippet task. */
+int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp_str *desc, char *err, size_t errcap);
 
 #endif

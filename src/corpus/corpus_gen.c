@@ -267,20 +267,20 @@ static void gen_positive(inst *x, rng *r) {
  * vary: a model trained on a, b, c -> d alone writes d and v3..v5 whatever the prompt says (seen on the
  * benchmark's dot3, whose six inputs put the result in v8). None of these names is a PTX special register, a
  * temporary of the reference snippets (%t<k>, %p<k>), the size parameter n or a C keyword. */
-static const char *const name_sets[][CORPUS_MAXIN] = {
+const char *const corpus_name_sets[CORPUS_NAME_SETS][CORPUS_MAXIN] = {
     {"a", "b", "c", "e", "f", "g"} /* the plain names: set 0 */,       {"x", "y", "z", "u", "v", "s"},       {"ax", "ay", "az", "bx", "by", "bz"},
     {"x0", "x1", "x2", "x3", "x4", "x5"}, {"in0", "in1", "in2", "in3", "in4", "in5"}, {"u", "v", "w", "q", "m", "h"},
     {"src", "lo", "hi", "k", "j", "g"}};
-static const char *const out_names[] = {"d", "r", "y", "res", "out", "o", "dst", "z"};
+const char *const corpus_out_names[CORPUS_OUT_NAMES] = {"d", "r", "y", "res", "out", "o", "dst", "z"};
 
 /* Names the inputs and the result: the plain a, b, c -> d in plain_percent of instances, else a drawn set and a
  * result name that no input has. */
 static void name_snippet(inst *x, rng *r, int plain_percent) {
   if (chance(r, plain_percent)) return;
-  int set = rnd(r, (int)(sizeof name_sets / sizeof name_sets[0]));
-  for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], name_sets[set][k], sizeof x->in_name[k]);
+  int set = rnd(r, CORPUS_NAME_SETS);
+  for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], corpus_name_sets[set][k], sizeof x->in_name[k]);
   for (int tries = 0; tries < 16; tries++) {
-    const char *o = out_names[rnd(r, (int)(sizeof out_names / sizeof out_names[0]))];
+    const char *o = corpus_out_names[rnd(r, CORPUS_OUT_NAMES)];
     int clash = 0;
     for (int k = 0; k < x->nin; k++) clash |= !strcmp(o, x->in_name[k]);
     if (!clash) {
@@ -411,7 +411,7 @@ static void idiom(inst *x, rng *r) {
   for (const char *p = tmpl; *p; p++)
     if (*p == '$' && p[1] >= '0' && p[1] <= '5' && p[1] - '0' + 1 > x->nin) x->nin = p[1] - '0' + 1;
   for (int k = 0; k < x->nin; k++) {
-    gasp_strlcpy(x->in_name[k], name_sets[0][k], sizeof x->in_name[k]);
+    gasp_strlcpy(x->in_name[k], corpus_name_sets[0][k], sizeof x->in_name[k]);
     x->in_type[k] = x->type;
   }
   name_snippet(x, r, 25);
@@ -465,7 +465,7 @@ static void draw(inst *x, rng *r, int fam) {
   x->nin = fam == F_SEQ ? seq_nin[rnd(r, NELEM(seq_nin))] : fam == F_OP ? op_nin[rnd(r, NELEM(op_nin))] : 1 + rnd(r, 3);
   static const char *const knames[] = {"x", "y", "z"};
   for (int k = 0; k < x->nin; k++) {
-    gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : name_sets[0][k], sizeof x->in_name[k]);
+    gasp_strlcpy(x->in_name[k], x->kind == GASP_RENDER_KERNEL ? knames[k] : corpus_name_sets[0][k], sizeof x->in_name[k]);
     x->in_type[k] = x->type;
   }
   /* a conversion: the last input of another type (f32 <-> s32, f32 <-> f64, u32 -> f32) */

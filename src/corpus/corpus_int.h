@@ -33,6 +33,12 @@ typedef struct {
   gasp_str e;                  /* the expression being built */
 } inst;
 
+/* The snippets' register names (corpus_gen.c): input sets (set 0 the plain a, b, c, ...) and result names */
+#define CORPUS_NAME_SETS 7
+#define CORPUS_OUT_NAMES 8
+extern const char *const corpus_name_sets[CORPUS_NAME_SETS][CORPUS_MAXIN];
+extern const char *const corpus_out_names[CORPUS_OUT_NAMES];
+
 static inline const char *tn(gasp_map_type t) { return gasp_map_type_name(t); }
 
 /* Builds the instance's task (params, map) and its YAML and .cl texts under id. Returns 0; -1 when the tree does

@@ -71,6 +71,7 @@ typedef struct {
   int cvt_to_int, cvt_to_float;
   int fop[GASP_MOP_COUNT], iop[GASP_MOP_COUNT]; /* operations on float and on integer operands */
   int s32cmp, u32cmp, s32shr;
+  int bare;         /* form 6: bare names, temporaries named by letters, each step with how it rounds */
 } desc_ctx;
 
 static const char *cmp_sym(gasp_map_op op) {
@@ -97,6 +98,39 @@ static const char *bin_sym(gasp_map_op op) {
   case GASP_MOP_XOR: return " ^ ";
   default: return NULL;
   }
+}
+
+/* How one step rounds, in the benchmark's words (lerp_f32: "s = b - a (rounded subtract), then d = fma(t, s, a)
+ * (fused multiply-add, rounded once)"): form 6 says it after every float step. */
+static const char *rounding_note(const gasp_map_node *n) {
+  if (!is_float_t(n->type)) return "";
+  switch (n->op) {
+  case GASP_MOP_ADD: return " (rounded add)";
+  case GASP_MOP_SUB: return " (rounded subtract)";
+  case GASP_MOP_MUL: return " (rounded multiply)";
+  case GASP_MOP_DIV: return " (rounded divide)";
+  case GASP_MOP_FMA: return " (fused multiply-add, rounded once)";
+  case GASP_MOP_SQRT: return " (rounded square root)";
+  default: return "";
+  }
+}
+
+/* The k-th temporary's name: t1, t2, ...; in form 6 single letters no parameter has (lerp_f32's s), the
+ * numbered names again when they run out */
+static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
+  static const char *const letters[] = {"s", "t", "u", "w", "p", "q", "e", "g", "h", "k", "m", "r"};
+  if (c->bare) {
+    int seen = 0;
+    for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++) {
+      int taken = 0;
+      for (int j = 0; j < c->t->nparams; j++) taken |= !strcmp(c->t->params[j].name, letters[i]);
+      if (!taken && ++seen == k) {
+        snprintf(buf, cap, "%s", letters[i]);
+        return;
+      }
+    }
+  }
+  snprintf(buf, cap, "t%d", k);
 }
 
 /* Writes node id as an operand: a leaf or literal inline, an operation as a numbered temporary whose step is
@@ -159,7 +193,8 @@ static void desc_node(desc_ctx *c, int id, gasp_str *out) {
     return;
   }
   if (n->op == GASP_MOP_LEAF || n->op == GASP_MOP_AT) {
-    leaf_text(n, c->t, c->kind, out);
+    if (c->bare) gasp_str_puts(out, c->t->params[n->param].name);
+    else leaf_text(n, c->t, c->kind, out);
     return;
   }
   if (n->op == GASP_MOP_LIT) {
@@ -176,8 +211,10 @@ static void desc_node(desc_ctx *c, int id, gasp_str *out) {
     gasp_str_puts(out, e.data);
   } else {
     int k = ++c->ntemp;
-    gasp_str_printf(c->steps, "  t%d = %s\n", k, e.data);
-    gasp_str_printf(out, "t%d", k);
+    char name[16];
+    temp_name(c, k, name, sizeof name);
+    gasp_str_printf(c->steps, "  %s = %s%s\n", name, e.data, c->bare ? rounding_note(n) : "");
+    gasp_str_puts(out, name);
   }
   gasp_str_free(&e);
 }
@@ -419,6 +456,12 @@ static uint32_t map_hash(const gasp_map *m) {
 }
 
 void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
+  gasp_corpus_describe_form(m, t, kind, -1, s);
+}
+
+uint32_t gasp_corpus_wording_hash(const gasp_map *m) { return map_hash(m); }
+
+void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
   c.m = m;
@@ -429,6 +472,19 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
   gasp_str_init(&steps);
   gasp_str_init(&root);
   c.steps = &steps;
+  /* form 6 names a sequence's values bare: known to be a sequence when an operation feeds the top one */
+  if (kind == GASP_RENDER_SNIPPET && want % GASP_CORPUS_FORMS == 6 && !gasp_map_is_group(m->n[m->root].op) &&
+      m->n[m->root].op != GASP_MOP_LOOP) {
+    const gasp_map_node *tn0 = &m->n[m->root];
+    for (int k = 0; k < tn0->nkids; k++) {
+      const gasp_map_node *kn = &m->n[tn0->kid[k]];
+      if (kn->op > GASP_MOP_LIT && kn->op != GASP_MOP_ACC) {
+        /* a comparison is written into its select, so a select of a comparison of leaves is one step */
+        if (kn->type != GASP_MT_PRED) c.bare = 1;
+        for (int j = 0; j < kn->nkids; j++) c.bare |= m->n[kn->kid[j]].op > GASP_MOP_LIT && m->n[kn->kid[j]].op != GASP_MOP_ACC;
+      }
+    }
+  }
   const gasp_param *out = &t->params[m->out];
   const gasp_map_node *rn = &m->n[m->root];
   if (rn->op == GASP_MOP_LOOP) {
@@ -461,7 +517,8 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
   else desc_op(&c, top, &root);
   char outname[48];
   if (group) snprintf(outname, sizeof outname, "e[j]");
-  else if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%%%s", out->name);
+  else if (kind == GASP_RENDER_SNIPPET && !c.bare) snprintf(outname, sizeof outname, "%%%s", out->name);
+  else if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%s", out->name);
   else if (kind == GASP_RENDER_ARB) snprintf(outname, sizeof outname, "%s", out->name);
   else snprintf(outname, sizeof outname, "%s[i]", out->name);
   if (group) group_text(m, t, s);
@@ -473,7 +530,7 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
                     outname, type_words(rt), steps.data, outname, root.data);
   } else if (c.ntemp == 0) {
     /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
-    int form = kind == GASP_RENDER_SNIPPET ? (int)(map_hash(m) % 3) : 0;
+    int form = kind != GASP_RENDER_SNIPPET ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s", outname, root.data);
     if (form == 1 && is_float_t(rt))
@@ -493,7 +550,8 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
      * read; or the formula alone (5), as mad_s32 and clamp_f32 read, a select as cases ("x if x > 0, otherwise
      * 0.01 * x") as relu_leaky and select_sign read. The notes below say how every operation rounds, so the
      * formula alone is exact in C's order of evaluation. */
-    int form = kind == GASP_RENDER_SNIPPET ? (int)(map_hash(m) % 6) : 0;
+    int form = kind != GASP_RENDER_SNIPPET ? 0 : want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+    if (form == 6 && !c.bare) form = 3; /* no step feeds another: the inline form */
     gasp_str f;
     gasp_str_init(&f);
     if (form == 5 && rn->op == GASP_MOP_SEL) gasp_corpus_cases(m, t, m->root, &f);
@@ -516,6 +574,11 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
       break;
     case 5:
       gasp_str_printf(s, "%s = %s, in %s.\n", out->name, f.data, tw);
+      break;
+    case 6:
+      gasp_str_printf(s, "%s = %s in %s, computed as: ", out->name, f.data, tw);
+      steps_inline(steps.data, ", then ", s);
+      gasp_str_printf(s, ", then %s = %s%s.\n", outname, root.data, rounding_note(&m->n[top]));
       break;
     default:
       gasp_str_printf(s, "Compute %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
@@ -568,6 +631,25 @@ notes:;
                      "range, NaN giving 0 (cvt.rzi.sat).\n");
   gasp_str_free(&steps);
   gasp_str_free(&root);
+}
+
+void gasp_corpus_registers_text(const gasp_task *t, int form, gasp_str *s) {
+  int nin = 0, same = 1;
+  const gasp_param *in[GASP_MAX_PARAMS], *out = NULL;
+  for (int i = 0; i < t->nparams; i++) {
+    if (t->params[i].role == GASP_ROLE_IN) in[nin++] = &t->params[i];
+    if (t->params[i].role == GASP_ROLE_OUT && !out) out = &t->params[i];
+  }
+  for (int k = 1; k < nin; k++) same &= in[k]->type == in[0]->type;
+  if (same && nin && form % 3) {
+    gasp_str_puts(s, nin == 1 ? "The input is in register" : form % 3 == 1 ? "The inputs are in registers" : "Inputs are in registers");
+    for (int k = 0; k < nin; k++) gasp_str_printf(s, "%s%%%s", k == 0 ? " " : k == nin - 1 ? " and " : ", ", in[k]->name);
+    gasp_str_printf(s, " (.%s)", gasp_dtype_name(in[0]->type));
+  } else {
+    gasp_str_puts(s, "Inputs are in registers");
+    for (int k = 0; k < nin; k++) gasp_str_printf(s, "%s %%%s (.%s)", k ? "," : "", in[k]->name, gasp_dtype_name(in[k]->type));
+  }
+  if (out) gasp_str_printf(s, "; write the result to %%%s (.%s).\n", out->name, gasp_dtype_name(out->type));
 }
 
 /* ---- C (CUDA and OpenCL) ---- */

@@ -226,18 +226,7 @@ int corpus_render_task(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_
      * "The inputs are in registers %a, %b and %c (.f32)" / "The input is in register %x (.f32)" */
     uint32_t h = 2166136261u;
     for (const char *p = x->e.data; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
-    int same = 1;
-    for (int k = 1; k < x->nin; k++) same &= x->in_type[k] == x->in_type[0];
-    if (same && (h >> 8) % 2) {
-      gasp_str_puts(&d, x->nin == 1 ? "The input is in register" : (h >> 9) % 2 ? "The inputs are in registers" : "Inputs are in registers");
-      for (int k = 0; k < x->nin; k++)
-        gasp_str_printf(&d, "%s%%%s", k == 0 ? " " : k == x->nin - 1 ? " and " : ", ", x->in_name[k]);
-      gasp_str_printf(&d, " (.%s)", tn(x->in_type[0]));
-    } else {
-      gasp_str_puts(&d, "Inputs are in registers");
-      for (int k = 0; k < x->nin; k++) gasp_str_printf(&d, "%s %%%s (.%s)", k ? "," : "", x->in_name[k], tn(x->in_type[k]));
-    }
-    gasp_str_printf(&d, "; write the result to %%%s (.%s).\n", op->name, tn(x->type));
+    gasp_corpus_registers_text(t, (h >> 8) % 2 ? 1 + (int)((h >> 9) % 2 == 0) : 0, &d);
   } else if (x->group == GASP_MOP_TR && !x->smem) {
     gasp_str_puts(&d, "2-D launch: thread (x, y) of the grid, with c = blockIdx.x*blockDim.x + threadIdx.x and r = "
                       "blockIdx.y*blockDim.y + threadIdx.y, handles element (r, c); threads with r >= rows or c >= cols do "

@@ -51,6 +51,50 @@ for T in gfx1030 r300; do
   done
 done
 
+# other wordings of the verified pairs: the completion unchanged, the prompt gasp's own for a reworded task, other
+# register names on AMD (its answer reads v2, v3, ... in order) but never where the answer names them (PTX)
+expect_rc 0 "corpus reword --help" "$GASP" corpus reword --help
+expect_rc 2 "corpus reword --wordings 9" "$GASP" corpus reword --tasks-dir "$D" --wordings 9 -o "$TMP/rw.jsonl" "$TMP/gfx1030.jsonl"
+expect_rc 0 "corpus reword" "$GASP" corpus reword --tasks-dir "$D" --wordings 3 --rename -o "$TMP/rw.jsonl" "$TMP/gfx1030.jsonl"
+# a PTX-shaped pair of the same task, whose completion names its registers: reworded without renaming
+python3 - "$TMP/gfx1030.jsonl" "$TMP/ptxlike.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    p = json.loads(line)
+    if p["level"] == 1:
+        p["target"] = "ptx-sm90"
+        p["completion"] = "```ptx\n// %" + " %".join(["a", "b", "c", "d", "x", "y", "r", "u", "v", "in0", "x0", "ax", "src", "res", "dst", "out", "o", "z"]) + "\n```"
+        open(sys.argv[2], "w").write(json.dumps(p) + "\n")
+        break
+PY
+expect_rc 0 "corpus reword, a pair naming its registers" "$GASP" corpus reword --tasks-dir "$D" --wordings 3 --rename -o "$TMP/rwp.jsonl" "$TMP/ptxlike.jsonl"
+python3 - "$TMP/gfx1030.jsonl" "$TMP/rw.jsonl" "$TMP/rwp.jsonl" "$D" <<'PY' && ok || bad "reworded pairs: same completions, other prompts, names only where the answer allows"
+import json, re, sys
+orig = {p["task"]: p for p in map(json.loads, open(sys.argv[1]))}
+rw = [json.loads(l) for l in open(sys.argv[2])]
+by = {}
+for p in rw:
+    by.setdefault(p["task"], []).append(p)
+    o = orig[p["task"]]
+    assert p["completion"] == o["completion"] and p["verified"] is True and p["checks"] == o["checks"], p["task"]
+snip = [t for t in orig if "snippet: true" in open(sys.argv[4] + "/" + t + ".yaml").read()]
+assert snip and len(snip) < len(orig), (len(snip), len(orig))
+for t, ps in by.items():
+    assert [p["wording"] for p in ps][0] == 0 and ps[0]["prompt"] == orig[t]["prompt"]
+    assert len(ps) == (3 if t in snip else 1), (t, len(ps))
+    assert len({p["prompt"] for p in ps}) == len(ps), t
+regs = lambda pr: re.search(r"the inputs are in (v2 \(\w+ .*?)\)", pr).group(1)
+renamed = sum(regs(p["prompt"]) != regs(orig[p["task"]]["prompt"]) for p in rw if p["wording"])
+assert renamed == sum(1 for p in rw if p["wording"]), renamed
+ptx = [json.loads(l) for l in open(sys.argv[3])]
+assert len(ptx) == 3 and len({p["prompt"] for p in ptx}) == 3
+# the task's own names (the AMD prompt's "v2 (a f32)") are the ones each PTX wording's semantics line gives
+keep = set(re.findall(r"v\d+ \((\w+) \w+\)", ptx[0]["prompt"]))
+for p in ptx[1:]:
+    sem = p["prompt"].split("- Semantics:")[1].split("\n")[0]
+    assert set(re.findall(r"%(\w+) \(\.", sem)) == keep, (keep, sem)
+PY
+
 # a wrong reference is not admitted: one OpenCL reference made to add 1 to every result
 victim=$(ls "$TMP/gfx1030"/c.* | head -1); victim=${victim##*/c.}
 sed -i 's/\(if (i < n) [a-z]*\[i\] = \)/\11 + /; s/\(    [a-z]*\[i\] = \)/\11 + /' "$D/amdgcn/$victim.cl"

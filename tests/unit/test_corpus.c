@@ -643,6 +643,130 @@ static void formulas(void) {
   }
 }
 
+/* A snippet task from YAML text with the given inputs (name:type, ...), result d (type out) and map. */
+static int snippet_task(const char *ins, const char *out, const char *expr, gasp_task *t) {
+  char y[2048], params[512] = "";
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", ins);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char *colon = strchr(tok, ':');
+    if (!colon) return -1;
+    *colon = 0;
+    snprintf(params + strlen(params), sizeof params - strlen(params), "  - {name: %s, type: %s, role: in, count: n}\n", tok,
+             colon + 1);
+  }
+  snprintf(y, sizeof y,
+           "id: g_ew_seq_1\nlevel: 1\ntitle: \"f32 straight-line sequence (fma, sub)\"\ndescription: d\nsnippet: true\n"
+           "params:\n%s  - {name: d, type: %s, role: out, count: n}\n  - {name: n, type: u32, role: scalar, value: n}\n"
+           "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"%s\"\ncuda: |\n  x\n",
+           params, out, expr);
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = load_text(y, t, &d);
+  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
+  gasp_diags_free(&d);
+  return rc;
+}
+
+/* Other wordings of one task (gasp corpus reword): form 6 in the benchmark's words, every form different, the
+ * renamed registers everywhere in the text and the map unchanged under them. */
+static void rewording(void) {
+  static const struct { const char *ins, *type, *expr, *want; } f6[] = {
+      /* lerp_f32's own wording: bare names, a letter for the temporary, how each step rounds */
+      {"a:f32,b:f32,t:f32", "f32", "(fma.f32 t (sub.f32 b a) a)",
+       "d = fma(t, b - a, a) in single precision (f32), computed as: s = b - a (rounded subtract), then d = fma(t, s, a) "
+       "(fused multiply-add, rounded once).\n"},
+      /* a parameter named s: the temporaries take the next letters */
+      {"s:f32,b:f32", "f32", "(mul.f32 (add.f32 s b) (sub.f32 s b))",
+       "d = (s + b) * (s - b) in single precision (f32), computed as: t = s + b (rounded add), then u = s - b (rounded "
+       "subtract), then d = t * u (rounded multiply).\n"},
+      /* integers say nothing of rounding */
+      {"a:s32,b:s32", "s32", "(add.s32 (mul.s32 a b) 7)",
+       "d = a * b + 7 in 32-bit signed integers (s32), computed as: s = a * b, then d = s + 7.\n"},
+  };
+  for (size_t i = 0; i < sizeof f6 / sizeof f6[0]; i++) {
+    gasp_task t;
+    gasp_map m;
+    char e[160];
+    if (snippet_task(f6[i].ins, f6[i].type, f6[i].expr, &t) || gasp_map_parse(f6[i].expr, &t, &m, NULL, e, sizeof e)) {
+      CHECK(0, "%s loads and parses", f6[i].expr);
+      continue;
+    }
+    gasp_str s;
+    gasp_str_init(&s);
+    gasp_corpus_describe_form(&m, &t, GASP_RENDER_SNIPPET, 6, &s);
+    CHECK(!strncmp(s.data, f6[i].want, strlen(f6[i].want)), "%s in form 6:\n    '%s'\n    want '%s'", f6[i].expr,
+          s.data, f6[i].want);
+    gasp_str_free(&s);
+    gasp_task_free(&t);
+  }
+  /* the generator's own form and the seven a reword can give: all different texts */
+  gasp_task t;
+  const char *ex = "(fma.f32 c (sub.f32 b a) (mul.f32 a 0.5))";
+  if (snippet_task("a:f32,b:f32,c:f32", "f32", ex, &t) == 0) {
+    gasp_map m;
+    char e[160];
+    CHECK(gasp_map_parse(ex, &t, &m, NULL, e, sizeof e) == 0, "%s parses", ex);
+    gasp_str f[GASP_CORPUS_FORMS];
+    for (int k = 0; k < GASP_CORPUS_FORMS; k++) {
+      gasp_str_init(&f[k]);
+      gasp_corpus_describe_form(&m, &t, GASP_RENDER_SNIPPET, k, &f[k]);
+      for (int j = 0; j < k; j++) CHECK(strcmp(f[j].data, f[k].data), "forms %d and %d differ", j, k);
+    }
+    gasp_str g;
+    gasp_str_init(&g);
+    gasp_corpus_describe(&m, &t, GASP_RENDER_SNIPPET, &g);
+    CHECK(!strcmp(g.data, f[gasp_corpus_wording_hash(&m) % 6].data), "gasp_corpus_describe is the hash's form");
+    gasp_str_free(&g);
+    for (int k = 0; k < GASP_CORPUS_FORMS; k++) gasp_str_free(&f[k]);
+    /* three rewordings with other names: the description names the new registers, never the old ones, and the
+     * map read under the new names is the same tree */
+    for (int k = 1; k <= 3; k++) {
+      gasp_task w;
+      gasp_str desc;
+      char err[200];
+      if (gasp_corpus_reword(&t, k, 1, &w, &desc, err, sizeof err)) {
+        CHECK(0, "reword %d: %s", k, err);
+        continue;
+      }
+      CHECK(strcmp(w.description, t.description), "reword %d changes the description", k);
+      CHECK(strcmp(w.params[0].name, "a") || strcmp(w.params[3].name, "d"), "reword %d renames: %s .. %s", k, w.params[0].name,
+            w.params[3].name);
+      char reg[40];
+      for (int i = 0; i < 4; i++) {
+        snprintf(reg, sizeof reg, "%%%s", w.params[i].name);
+        CHECK(strstr(w.description, reg) != NULL, "reword %d names %s: %s", k, reg, w.description);
+      }
+      CHECK(strcmp(w.params[0].name, "a") == 0 || !strstr(w.description, "%a "), "reword %d: no old name left", k);
+      CHECK(w.params[3].role == GASP_ROLE_OUT && !strcmp(w.params[4].name, "n"), "reword %d keeps roles and n", k);
+      /* the map's text under the new names is the same computation */
+      char mt[200];
+      snprintf(mt, sizeof mt, "(fma.f32 %s (sub.f32 %s %s) (mul.f32 %s 0.5))", w.params[2].name, w.params[1].name,
+               w.params[0].name, w.params[0].name);
+      gasp_map m2;
+      CHECK(gasp_map_parse(mt, &w, &m2, NULL, e, sizeof e) == 0 && m2.count == m.count &&
+                !memcmp(m2.n, m.n, sizeof m.n[0] * (size_t)m.count), "reword %d: the same tree under the new names", k);
+      gasp_str_free(&desc);
+    }
+    gasp_task w;
+    gasp_str desc;
+    char err[200];
+    CHECK(gasp_corpus_reword(&t, 1, 0, &w, &desc, err, sizeof err) == 0 && !strcmp(w.params[0].name, "a") &&
+              strstr(w.description, "%a") && strcmp(w.description, t.description), "without rename the names stay");
+    gasp_str_free(&desc);
+    gasp_task_free(&t);
+  }
+  /* a task without a map is not reworded */
+  if (map_task("f32", "f32", "(add.f32 a b)", &t) == 0) {
+    gasp_task w;
+    gasp_str desc;
+    char err[200] = "";
+    CHECK(gasp_corpus_reword(&t, 1, 0, &w, &desc, err, sizeof err) == -1 && strstr(err, "not a generated snippet"),
+          "a task that is not a snippet: %s", err);
+    gasp_task_free(&t);
+  }
+}
+
 int main(void) {
   hand_values();
   group_values();
@@ -651,5 +775,6 @@ int main(void) {
   generate();
   formulas();
   ptx_snippets();
+  rewording();
   return DONE();
 }
