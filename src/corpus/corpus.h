@@ -67,6 +67,15 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
  * gasp corpus reword uses 6, so generated corpora keep their bytes. One instruction has three (want % 3). */
 #define GASP_CORPUS_FORMS 7
 void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s);
+/* The same with a style (gasp corpus reword): bits 0-2 the phrasing of the type (0-4: "single precision (f32)",
+ * "single precision", "f32", "32-bit floats (.f32)", "single precision, round to nearest even"), and TERSE: no
+ * notes on rounding and wrapping where only plain operations are used (add, sub, mul, fma, neg, abs, min, max,
+ * and, or, xor). Style 0 is gasp_corpus_describe_form. */
+#define GASP_CORPUS_TYPE_WORDINGS 5
+#define GASP_CORPUS_STYLE_TYPE 7u
+#define GASP_CORPUS_STYLE_TERSE 8u
+void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
+                                 gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */
 uint32_t gasp_corpus_wording_hash(const gasp_map *m);
 /* A snippet's registers, the last line of its description: form 0 each with its type ("Inputs are in registers

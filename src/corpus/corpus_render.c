@@ -219,15 +219,21 @@ static void desc_node(desc_ctx *c, int id, gasp_str *out) {
   gasp_str_free(&e);
 }
 
-static const char *type_words(gasp_map_type t) {
-  switch (t) {
-  case GASP_MT_F32: return "single precision (f32)";
-  case GASP_MT_F64: return "double precision (f64)";
-  case GASP_MT_S32: return "32-bit signed integers (s32)";
-  case GASP_MT_U32: return "32-bit unsigned integers (u32)";
-  default: return "";
-  }
+/* A type in words; a reword's style picks one of five phrasings (0 is the generator's), since the benchmark's
+ * own read "in single precision, round to nearest even" (add_f32) or "on 32-bit signed integers" (mad_s32): a
+ * model trained on "(f32)" alone wrote an integer add for add_f32's wording and a float add for the corpus's */
+static const char *type_words_v(gasp_map_type t, int v) {
+  static const char *const w[4][GASP_CORPUS_TYPE_WORDINGS] = {
+      {"single precision (f32)", "single precision", "f32", "32-bit floats (.f32)", "single precision, round to nearest even"},
+      {"double precision (f64)", "double precision", "f64", "64-bit floats (.f64)", "double precision, round to nearest even"},
+      {"32-bit signed integers (s32)", "32-bit signed integers", "s32", "signed 32-bit integers (.s32)",
+       "32-bit signed integers, keeping the low 32 bits"},
+      {"32-bit unsigned integers (u32)", "32-bit unsigned integers", "u32", "unsigned 32-bit integers (.u32)",
+       "32-bit unsigned integers, keeping the low 32 bits"}};
+  int i = t == GASP_MT_F32 ? 0 : t == GASP_MT_F64 ? 1 : t == GASP_MT_S32 ? 2 : t == GASP_MT_U32 ? 3 : -1;
+  return i < 0 ? "" : w[i][v >= 0 && v < GASP_CORPUS_TYPE_WORDINGS ? v : 0];
 }
+static const char *type_words(gasp_map_type t) { return type_words_v(t, 0); }
 
 static const char *red_word(gasp_map_op red) { return red == GASP_MOP_ADD ? "sum" : red == GASP_MOP_MIN ? "minimum" : "maximum"; }
 
@@ -462,6 +468,11 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
 uint32_t gasp_corpus_wording_hash(const gasp_map *m) { return map_hash(m); }
 
 void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s) {
+  gasp_corpus_describe_styled(m, t, kind, want, 0, s);
+}
+
+void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
+                                 gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
   c.m = m;
@@ -521,6 +532,7 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
   else if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%s", out->name);
   else if (kind == GASP_RENDER_ARB) snprintf(outname, sizeof outname, "%s", out->name);
   else snprintf(outname, sizeof outname, "%s[i]", out->name);
+  int twv = kind == GASP_RENDER_SNIPPET ? (int)(style & GASP_CORPUS_STYLE_TYPE) : 0;
   if (group) group_text(m, t, s);
   if (kind == GASP_RENDER_ARB) gasp_str_puts(s, "For every element and every component (x, y, z, w): ");
   if (group && c.ntemp == 0) {
@@ -535,14 +547,14 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
     gasp_str_printf(s, "%s = %s", outname, root.data);
     if (form == 1 && is_float_t(rt))
       gasp_str_printf(s, " in %s (IEEE 754, round to nearest even where rounding applies, denormals preserved, no flush "
-                         "to zero).\n", type_words(rt));
+                         "to zero).\n", type_words_v(rt, twv == 4 ? 1 : twv));
     else if (form == 1 && (rn->op == GASP_MOP_ADD || rn->op == GASP_MOP_SUB || rn->op == GASP_MOP_MUL ||
                            rn->op == GASP_MOP_FMA || rn->op == GASP_MOP_NEG || rn->op == GASP_MOP_SHL))
-      gasp_str_printf(s, " in %s, keeping the low 32 bits (two's complement wraparound).\n", type_words(rt));
+      gasp_str_printf(s, " in %s, keeping the low 32 bits (two's complement wraparound).\n", type_words_v(rt, twv == 4 ? 1 : twv));
     else if (form == 2)
-      gasp_str_printf(s, ": one instruction in %s.\n", type_words(rt));
+      gasp_str_printf(s, ": one instruction in %s.\n", type_words_v(rt, twv));
     else /* form 0, and form 1 of an operation that cannot wrap */
-      gasp_str_printf(s, ", in %s.\n", type_words(rt));
+      gasp_str_printf(s, ", in %s.\n", type_words_v(rt, twv));
   } else {
     /* Snippets are described in six forms, chosen by the map's hash, since the benchmark's own descriptions
      * vary: the steps alone (0); the formula, then the steps one a line (1, 2); the formula with the steps
@@ -556,7 +568,7 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
     gasp_str_init(&f);
     if (form == 5 && rn->op == GASP_MOP_SEL) gasp_corpus_cases(m, t, m->root, &f);
     else if (form) gasp_corpus_formula(m, t, &f);
-    const char *tw = type_words(rt);
+    const char *tw = type_words_v(rt, twv);
     switch (form) {
     case 1:
       gasp_str_printf(s, "%s = %s, computed in %s one operation after another in exactly this order:\n%s  %s = %s\n",
@@ -601,6 +613,17 @@ notes:;
     gasp_str_free(&steps);
     gasp_str_free(&root);
     return;
+  }
+  /* terse (a reword's style): no notes where they add nothing the operations do not say themselves; division,
+   * shifts, conversions, comparisons and selects keep theirs (truncation, masking, saturation, NaN) */
+  if (kind == GASP_RENDER_SNIPPET && (style & GASP_CORPUS_STYLE_TERSE)) {
+    int plain = 1;
+    for (int k = 0; k < GASP_MOP_COUNT; k++)
+      if (c.used_op[k] && k != GASP_MOP_ADD && k != GASP_MOP_SUB && k != GASP_MOP_MUL && k != GASP_MOP_FMA &&
+          k != GASP_MOP_NEG && k != GASP_MOP_ABS && k != GASP_MOP_AND && k != GASP_MOP_OR && k != GASP_MOP_XOR &&
+          k != GASP_MOP_MIN && k != GASP_MOP_MAX)
+        plain = 0;
+    if (plain) fl = in = 0;
   }
   if (fl) {
     gasp_str_puts(s, "Every float operation rounds to nearest even on its own");

@@ -1,5 +1,6 @@
 /* A generated snippet task in other words (gasp corpus reword): the same map, so the same verified answer, with
- * another description form, register sentence and title, and on AMD other register names.
+ * another description form, phrasing of its type, notes, register sentence and title, and on AMD other register
+ * names.
  *
  * Why: the fifth training run showed the small model follows wording, not meaning. The same 20 held-out tasks,
  * reworded, fell from 0.42 to 0.26 pass@1; every task whose description moved to a new form fell from 5 of 5 to
@@ -92,9 +93,13 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
     form = (int)((h + (uint32_t)k) % 2);
     if (form >= orig) form++;
   }
+  /* and the style: the type in one of five phrasings, the notes left out one time in three where the operations
+   * say it all, the register sentence one time in four (the prompt's constraints name the registers as well) */
+  unsigned style = (unsigned)((h / 11 + (uint32_t)k) % GASP_CORPUS_TYPE_WORDINGS);
+  if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
   gasp_str_init(desc);
-  gasp_corpus_describe_form(&m, w, GASP_RENDER_SNIPPET, form, desc);
-  gasp_corpus_registers_text(w, (int)((h / 5 + (uint32_t)k) % 3), desc);
+  gasp_corpus_describe_styled(&m, w, GASP_RENDER_SNIPPET, form, style, desc);
+  if ((h / 19 + (uint32_t)k) % 4) gasp_corpus_registers_text(w, (int)((h / 5 + (uint32_t)k) % 3), desc);
   w->description = desc->data;
   title_for(t, &m, k, h, w->title, sizeof w->title);
   return 0;

@@ -700,6 +700,31 @@ static void rewording(void) {
     gasp_str_free(&s);
     gasp_task_free(&t);
   }
+  /* a style: the type phrased otherwise, and terse: no notes for plain operations, but a division keeps its own */
+  static const struct { const char *expr; unsigned style; const char *want; int notes; } st[] = {
+      {"(add.f32 (mul.f32 a b) a)", 1 | GASP_CORPUS_STYLE_TERSE, "d = a * b + a, in single precision.\n", 0},
+      {"(add.f32 (mul.f32 a b) a)", 4, "d = a * b + a, in single precision, round to nearest even.\nEvery float", 1},
+      {"(add.s32 (div.s32 a 7) b)", 2 | GASP_CORPUS_STYLE_TERSE, "d = a / 7 + b, in s32.\nInteger arithmetic wraps", 1},
+  };
+  for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+    gasp_task tt;
+    gasp_map m;
+    char e[160];
+    const char *ty = strstr(st[i].expr, ".s32") ? "s32" : "f32";
+    char ins[40];
+    snprintf(ins, sizeof ins, "a:%s,b:%s", ty, ty);
+    if (snippet_task(ins, ty, st[i].expr, &tt) || gasp_map_parse(st[i].expr, &tt, &m, NULL, e, sizeof e)) {
+      CHECK(0, "%s loads and parses", st[i].expr);
+      continue;
+    }
+    gasp_str s;
+    gasp_str_init(&s);
+    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, 5, st[i].style, &s);
+    CHECK(!strncmp(s.data, st[i].want, strlen(st[i].want)) && (strchr(s.data, '\n')[1] != 0) == st[i].notes,
+          "%s in style %u: '%s'", st[i].expr, st[i].style, s.data);
+    gasp_str_free(&s);
+    gasp_task_free(&tt);
+  }
   /* the generator's own form and the seven a reword can give: all different texts */
   gasp_task t;
   const char *ex = "(fma.f32 c (sub.f32 b a) (mul.f32 a 0.5))";
@@ -732,11 +757,9 @@ static void rewording(void) {
       CHECK(strcmp(w.description, t.description), "reword %d changes the description", k);
       CHECK(strcmp(w.params[0].name, "a") || strcmp(w.params[3].name, "d"), "reword %d renames: %s .. %s", k, w.params[0].name,
             w.params[3].name);
-      char reg[40];
-      for (int i = 0; i < 4; i++) {
-        snprintf(reg, sizeof reg, "%%%s", w.params[i].name);
-        CHECK(strstr(w.description, reg) != NULL, "reword %d names %s: %s", k, reg, w.description);
-      }
+      /* the names as registers (%x) or bare in a formula; the register sentence may be left out */
+      for (int i = 0; i < 4; i++)
+        CHECK(strstr(w.description, w.params[i].name) != NULL, "reword %d names %s: %s", k, w.params[i].name, w.description);
       CHECK(strcmp(w.params[0].name, "a") == 0 || !strstr(w.description, "%a "), "reword %d: no old name left", k);
       CHECK(w.params[3].role == GASP_ROLE_OUT && !strcmp(w.params[4].name, "n"), "reword %d keeps roles and n", k);
       /* the map's text under the new names is the same computation */
