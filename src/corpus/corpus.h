@@ -74,6 +74,8 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 #define GASP_CORPUS_TYPE_WORDINGS 5
 #define GASP_CORPUS_STYLE_TYPE 7u
 #define GASP_CORPUS_STYLE_TERSE 8u
+/* WORDS: bit operations as AND, OR, XOR, and one instruction glossed ("%d = %a XOR %b, bitwise over all 32 bits") */
+#define GASP_CORPUS_STYLE_WORDS 16u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

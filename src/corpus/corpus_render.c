@@ -42,6 +42,9 @@ static void lit_text(const gasp_map_node *n, int c_syntax, char *buf, size_t cap
 
 /* the root operation of the map being described (leaves of a transpose's inner expression read element j) */
 static gasp_map_op c_root_op;
+/* a reword's WORDS style: bit operations written AND, OR, XOR (as xor_b32 reads), set around one description (the
+ * generator is single-threaded, as c_root_op assumes) */
+static int words_style;
 
 /* a leaf as the description names it: %a in a snippet, a[i] / a[2*i + 1] in a kernel, the scalar's name */
 static void leaf_text(const gasp_map_node *n, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
@@ -97,6 +100,32 @@ static const char *bin_sym(gasp_map_op op) {
   case GASP_MOP_OR: return " | ";
   case GASP_MOP_XOR: return " ^ ";
   default: return NULL;
+  }
+}
+
+/* bin_sym, in the WORDS style for the bit operations */
+static const char *bin_text(gasp_map_op op) {
+  if (words_style && op == GASP_MOP_AND) return " AND ";
+  if (words_style && op == GASP_MOP_OR) return " OR ";
+  if (words_style && op == GASP_MOP_XOR) return " XOR ";
+  return bin_sym(op);
+}
+
+/* What one instruction does, in words after its formula (the WORDS style: "%d = %a XOR %b, bitwise over all 32
+ * bits", "%d = |%a|, the absolute value", as the benchmark's L0 tasks gloss theirs); "" when the formula says it */
+static const char *gloss(const gasp_map_node *n) {
+  switch (n->op) {
+  case GASP_MOP_AND: case GASP_MOP_OR: case GASP_MOP_XOR: return ", bitwise over all 32 bits";
+  case GASP_MOP_ABS: return ", the absolute value";
+  case GASP_MOP_NEG: return ", the negation";
+  case GASP_MOP_SQRT: return ", the square root";
+  case GASP_MOP_MIN: return ", the smaller of the two";
+  case GASP_MOP_MAX: return ", the larger of the two";
+  case GASP_MOP_SHL: return ", a left shift";
+  case GASP_MOP_SHR: return ", a right shift";
+  case GASP_MOP_FMA: return n->type == GASP_MT_F32 || n->type == GASP_MT_F64 ? ", a fused multiply-add" : ", a multiply-add";
+  case GASP_MOP_CVT: return ", a conversion";
+  default: return "";
   }
 }
 
@@ -159,7 +188,7 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
     }
   }
   const char *a = n->nkids > 0 ? k[0].data : "", *b = n->nkids > 1 ? k[1].data : "", *z = n->nkids > 2 ? k[2].data : "";
-  const char *bin = bin_sym(n->op);
+  const char *bin = bin_text(n->op);
   if (bin) gasp_str_printf(e, "%s%s%s", a, bin, b);
   else switch (n->op) {
   case GASP_MOP_FMA: gasp_str_printf(e, "%s(%s, %s, %s)", is_float_t(n->type) ? "fma" : "mad.lo", a, b, z); break;
@@ -336,7 +365,7 @@ static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_s
   int p = infix_prec(n), paren = p < ctx;
   if (paren) gasp_str_puts(o, "(");
   const int *k = n->kid;
-  const char *bin = bin_sym(n->op);
+  const char *bin = bin_text(n->op);
   if (bin) {
     /* bit operations bind below + in C, which reads wrongly: their operands are parenthesised unless atoms */
     int bits = n->op == GASP_MOP_AND || n->op == GASP_MOP_OR || n->op == GASP_MOP_XOR;
@@ -471,8 +500,16 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
   gasp_corpus_describe_styled(m, t, kind, want, 0, s);
 }
 
+static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s);
+
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s) {
+  words_style = kind == GASP_RENDER_SNIPPET && (style & GASP_CORPUS_STYLE_WORDS);
+  describe(m, t, kind, want, style, s);
+  words_style = 0;
+}
+
+static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s) {
   desc_ctx c;
   memset(&c, 0, sizeof c);
   c.m = m;
@@ -544,7 +581,7 @@ void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_ren
     /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
     int form = kind != GASP_RENDER_SNIPPET ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
-    gasp_str_printf(s, "%s = %s", outname, root.data);
+    gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style ? gloss(&m->n[top]) : "");
     if (form == 1 && is_float_t(rt))
       gasp_str_printf(s, " in %s (IEEE 754, round to nearest even where rounding applies, denormals preserved, no flush "
                          "to zero).\n", type_words_v(rt, twv == 4 ? 1 : twv));

@@ -97,6 +97,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
    * say it all, the register sentence one time in four (the prompt's constraints name the registers as well) */
   unsigned style = (unsigned)((h / 11 + (uint32_t)k) % GASP_CORPUS_TYPE_WORDINGS);
   if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
+  if ((h / 23 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_WORDS;
   gasp_str_init(desc);
   gasp_corpus_describe_styled(&m, w, GASP_RENDER_SNIPPET, form, style, desc);
   if ((h / 19 + (uint32_t)k) % 4) gasp_corpus_registers_text(w, (int)((h / 5 + (uint32_t)k) % 3), desc);

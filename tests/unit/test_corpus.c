@@ -705,6 +705,10 @@ static void rewording(void) {
       {"(add.f32 (mul.f32 a b) a)", 1 | GASP_CORPUS_STYLE_TERSE, "d = a * b + a, in single precision.\n", 0},
       {"(add.f32 (mul.f32 a b) a)", 4, "d = a * b + a, in single precision, round to nearest even.\nEvery float", 1},
       {"(add.s32 (div.s32 a 7) b)", 2 | GASP_CORPUS_STYLE_TERSE, "d = a / 7 + b, in s32.\nInteger arithmetic wraps", 1},
+      /* words: the bit operations spelled out, one instruction glossed */
+      {"(xor.s32 (and.s32 a 255) b)", GASP_CORPUS_STYLE_WORDS, "d = (a AND 255) XOR b, in 32-bit signed integers (s32).\n", 1},
+      {"(xor.s32 a b)", GASP_CORPUS_STYLE_WORDS | GASP_CORPUS_STYLE_TERSE,
+       "%d = %a XOR %b, bitwise over all 32 bits: one instruction in 32-bit signed integers (s32).\n", 0},
   };
   for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
     gasp_task tt;
