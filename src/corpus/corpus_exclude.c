@@ -10,8 +10,8 @@
 
 /* Each row: the benchmark id, the output type, the input types in parameter order and the expression over
  * inputs named a, b, c, ... (scalars written as their test values). Canonicalised at first use, so operand
- * order and names do not matter. Tasks whose computation is not an element-wise map (popc_b32, scale_bias's
- * column index, L3 loops) have no row: no generated task can be them. */
+ * order and names do not matter. Tasks whose computation is not an element-wise map (scale_bias's column index,
+ * L3 loops) have no row: no generated task can be them. */
 static const struct {
   const char *id, *out, *in, *expr;
 } bench_table[] = {
@@ -30,6 +30,8 @@ static const struct {
     {"cvt_f32_s32", "f32", "s32", "(cvt.f32.s32 a)"},
     {"sqrt_f32", "f32", "f32", "(sqrt.f32 a)"},
     {"sqrt_f32", "f32", "f32", "(sqrt.f32 (abs.f32 a))"},
+    {"popc_b32", "u32", "u32", "(popc.u32 a)"},
+    {"popc_b32", "s32", "s32", "(popc.s32 a)"}, /* the same bits counted */
     {"dot3", "f32", "f32 f32 f32 f32 f32 f32", "(fma.f32 c f (fma.f32 b e (mul.f32 a d)))"},
     {"relu_leaky", "f32", "f32", "(sel.f32 (gt.f32 a 0) a (mul.f32 a 0.01))"},
     {"lerp_f32", "f32", "f32 f32 f32", "(fma.f32 c (sub.f32 b a) a)"},

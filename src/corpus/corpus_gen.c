@@ -150,9 +150,10 @@ static void gen_op(inst *x, rng *r, gasp_map_type t, int depth) {
   static const char *const f_ops[] = {"add", "sub", "mul", "fma", "min", "max", "abs", "neg", "sqrt", "div", "sel", "add", "mul", "fma"};
   static const char *const i_ops[] = {"add", "sub", "mul", "fma", "min", "max", "abs", "neg", "and", "or", "xor", "shl", "shr", "div", "rem", "sel"};
   const char *op = fl ? f_ops[rnd(r, 14)] : i_ops[rnd(r, 16)];
-  if (!strcmp(op, "abs") && t == GASP_MT_U32) op = "xor";
+  /* u32 has no abs: a population count instead (popc_b32's operation, so far in no generated task) */
+  if (!strcmp(op, "abs") && t == GASP_MT_U32) op = "popc";
   if (x->level == 0 && !strcmp(op, "sel")) op = "min"; /* L0 is one instruction: a select needs a compare too */
-  if (!strcmp(op, "abs") || !strcmp(op, "neg")) {
+  if (!strcmp(op, "abs") || !strcmp(op, "neg") || !strcmp(op, "popc")) {
     gasp_str_printf(&x->e, "(%s.%s ", op, tn(t));
     gen(x, r, t, depth - 1, 0);
   } else if (!strcmp(op, "sqrt")) {

@@ -91,6 +91,7 @@ static void emit_into(px_ctx *c, int id, const char *dst) {
   case GASP_MOP_AND: gasp_str_printf(&c->body, "and.b32 %s, %s, %s;\n", dst, a, b); break;
   case GASP_MOP_OR: gasp_str_printf(&c->body, "or.b32 %s, %s, %s;\n", dst, a, b); break;
   case GASP_MOP_XOR: gasp_str_printf(&c->body, "xor.b32 %s, %s, %s;\n", dst, a, b); break;
+  case GASP_MOP_POPC: gasp_str_printf(&c->body, "popc.b32 %s, %s;\n", dst, a); break;
   case GASP_MOP_SHL:
   case GASP_MOP_SHR: {
     const gasp_map_node *k = &c->m->n[n->kid[1]];

@@ -119,6 +119,7 @@ static const char *gloss(const gasp_map_node *n) {
   case GASP_MOP_ABS: return ", the absolute value";
   case GASP_MOP_NEG: return ", the negation";
   case GASP_MOP_SQRT: return ", the square root";
+  case GASP_MOP_POPC: return ", the number of 1 bits";
   case GASP_MOP_MIN: return ", the smaller of the two";
   case GASP_MOP_MAX: return ", the larger of the two";
   case GASP_MOP_SHL: return ", a left shift";
@@ -197,6 +198,7 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
   case GASP_MOP_ABS: gasp_str_printf(e, "|%s|", a); break;
   case GASP_MOP_NEG: gasp_str_printf(e, "-%s", a); break;
   case GASP_MOP_SQRT: gasp_str_printf(e, "sqrt(%s)", a); break;
+  case GASP_MOP_POPC: gasp_str_printf(e, "popc(%s)", a); break;
   case GASP_MOP_SHL: gasp_str_printf(e, "%s << (%s & 31)", a, b); break;
   case GASP_MOP_SHR: gasp_str_printf(e, "%s >> (%s & 31)", a, b); break;
   case GASP_MOP_LRP: gasp_str_printf(e, "lrp(%s, %s, %s)", a, b, z); break;
@@ -413,8 +415,8 @@ static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_s
     infix(m, t, k[1], 0, o);
     gasp_str_puts(o, ")");
     break;
-  case GASP_MOP_ABS: case GASP_MOP_SQRT:
-    gasp_str_puts(o, n->op == GASP_MOP_ABS ? "|" : "sqrt(");
+  case GASP_MOP_ABS: case GASP_MOP_SQRT: case GASP_MOP_POPC:
+    gasp_str_puts(o, n->op == GASP_MOP_ABS ? "|" : n->op == GASP_MOP_SQRT ? "sqrt(" : "popc(");
     infix(m, t, k[0], 0, o);
     gasp_str_puts(o, n->op == GASP_MOP_ABS ? "|" : ")");
     break;
@@ -681,6 +683,7 @@ notes:;
     if (c.iop[GASP_MOP_SHL] || c.iop[GASP_MOP_SHR])
       gasp_str_printf(s, "; shift amounts are taken modulo 32%s", c.s32shr ? " and >> on s32 is arithmetic (sign-filling)" : "");
     if (c.iop[GASP_MOP_DIV] || c.iop[GASP_MOP_REM]) gasp_str_puts(s, "; / truncates toward zero and % takes the sign of the dividend");
+    if (c.iop[GASP_MOP_POPC]) gasp_str_puts(s, "; popc(x) is the number of 1 bits in the 32 bits of x (0 to 32)");
     if (c.s32cmp) gasp_str_puts(s, "; s32 comparisons are signed");
     if (c.u32cmp) gasp_str_puts(s, "; u32 comparisons are unsigned");
     gasp_str_puts(s, ".\n");
@@ -830,6 +833,8 @@ static void c_node(c_ctx *c, int id, gasp_str *s) {
   case GASP_MOP_AND: gasp_str_printf(s, "(%s & %s)", a, b); break;
   case GASP_MOP_OR: gasp_str_printf(s, "(%s | %s)", a, b); break;
   case GASP_MOP_XOR: gasp_str_printf(s, "(%s ^ %s)", a, b); break;
+  /* CUDA's __popc takes unsigned and returns int (gasp_amd.h maps it to __builtin_popcount) */
+  case GASP_MOP_POPC: gasp_str_printf(s, "%s__popc((unsigned)%s)", s32 ? "(int)" : "(unsigned)", a); break;
   case GASP_MOP_SHL:
     if (s32) gasp_str_printf(s, "(int)((unsigned)%s << ((unsigned)%s & 31u))", a, b);
     else gasp_str_printf(s, "(%s << (%s & 31u))", a, b);

@@ -36,7 +36,7 @@ static double minmax_f64(double a, double b, int max) {
 
 static const char *const op_names[GASP_MOP_COUNT] = {
     "leaf", "at", "lit", "add", "sub", "mul", "fma", "min", "max", "abs", "neg", "sqrt", "div", "rem", "and",
-    "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt",
+    "or", "xor", "shl", "shr", "lrp", "lt", "le", "gt", "ge", "eq", "ne", "sel", "cvt", "popc",
     "wred", "bred", "wscan", "bscan", "bxscan", "tr", "loop", "acc"};
 static const char *const type_names[] = {"f32", "f64", "s32", "u32", "pred"};
 
@@ -232,14 +232,14 @@ static int parse_list(parser *P, int want) {
       }
     }
     switch (op) {
-    case GASP_MOP_ABS: case GASP_MOP_NEG: case GASP_MOP_SQRT: case GASP_MOP_CVT: arity = 1; break;
+    case GASP_MOP_ABS: case GASP_MOP_NEG: case GASP_MOP_SQRT: case GASP_MOP_CVT: case GASP_MOP_POPC: arity = 1; break;
     case GASP_MOP_WRED: case GASP_MOP_BRED: case GASP_MOP_WSCAN: case GASP_MOP_BSCAN: case GASP_MOP_BXSCAN:
     case GASP_MOP_TR: arity = 1; break;
     case GASP_MOP_FMA: case GASP_MOP_LRP: case GASP_MOP_SEL: case GASP_MOP_LOOP: arity = 3; break;
     default: break;
     }
     if ((op == GASP_MOP_SQRT || op == GASP_MOP_LRP) && !fl) return fail(P, "%s takes f32 or f64", op_names[op]);
-    if ((op == GASP_MOP_REM || (op >= GASP_MOP_AND && op <= GASP_MOP_SHR)) && fl)
+    if ((op == GASP_MOP_REM || (op >= GASP_MOP_AND && op <= GASP_MOP_SHR) || op == GASP_MOP_POPC) && fl)
       return fail(P, "%s takes s32 or u32", op_names[op]);
     if (op == GASP_MOP_ABS && ty == GASP_MT_U32) return fail(P, "abs takes f32, f64 or s32");
     for (int k = 0; k < arity; k++) {
@@ -505,6 +505,7 @@ static gasp_map_value ev_acc(const gasp_map *m, int id, const gasp_task *task, c
     case GASP_MOP_AND: r.u32 = a0 & b0; break;
     case GASP_MOP_OR: r.u32 = a0 | b0; break;
     case GASP_MOP_XOR: r.u32 = a0 ^ b0; break;
+    case GASP_MOP_POPC: r.u32 = (uint32_t)__builtin_popcount(a0); break;
     case GASP_MOP_SHL: r.u32 = a0 << (b0 & 31u); break;
     case GASP_MOP_SHR:
       /* arithmetic shift spelled without relying on >> of a negative int (implementation-defined in C) */

@@ -22,6 +22,7 @@ typedef enum {
   GASP_MOP_SQRT, GASP_MOP_DIV, GASP_MOP_REM, GASP_MOP_AND, GASP_MOP_OR, GASP_MOP_XOR, GASP_MOP_SHL, GASP_MOP_SHR,
   GASP_MOP_LRP, GASP_MOP_LT, GASP_MOP_LE, GASP_MOP_GT, GASP_MOP_GE, GASP_MOP_EQ, GASP_MOP_NE, GASP_MOP_SEL,
   GASP_MOP_CVT,
+  GASP_MOP_POPC,     /* s32/u32: the number of 1 bits (popc.b32, v_bcnt_u32_b32) */
   /* group forms, only at the root: the inner expression e[j] combined over a group of elements */
   GASP_MOP_WRED,     /* out[w] = e over the warp w (32 consecutive elements), combined by `red` */
   GASP_MOP_BRED,     /* out[b] = e over block b (blockDim.x consecutive elements) */

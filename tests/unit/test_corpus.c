@@ -109,6 +109,18 @@ static void hand_values(void) {
     CHECK(o[0] == -INFINITY && o[1] == -INFINITY, "1 / min(a, b) of opposite zeros is -inf: %g %g", o[0], o[1]);
     gasp_task_free(&t);
   }
+  /* popc: the number of 1 bits of the 32-bit value, whatever its type's sign */
+  uint32_t pa[4] = {0u, 0xffffffffu, 0x80000001u, 0x0f0f0f0fu}, pb[4] = {1u, 1u, 1u, 1u};
+  if (!map_task("u32", "u32", "(add.u32 (popc.u32 a) b)", &t)) {
+    uint32_t *o = run_map(&t, pa, pb);
+    CHECK(o[0] == 1 && o[1] == 33 && o[2] == 3 && o[3] == 17, "popc(a) + 1: %u %u %u %u", o[0], o[1], o[2], o[3]);
+    gasp_task_free(&t);
+  }
+  if (!map_task("s32", "s32", "(popc.s32 (sub.s32 a b))", &t)) {
+    uint32_t *o = run_map(&t, pa, pb);
+    CHECK(o[0] == 32 && o[1] == 31 && o[2] == 1 && o[3] == 15, "s32 popc(a - 1): %u %u %u %u", o[0], o[1], o[2], o[3]);
+    gasp_task_free(&t);
+  }
   double da[4] = {0.0, -0.0, 1.0, NAN}, db[4] = {-0.0, 0.0, NAN, 2.0};
   if (!map_task("f64", "f64", "(add.f64 (min.f64 a b) (max.f64 b a))", &t)) { /* -0 + +0 = +0 would hide a sign */
     double *o = run_map(&t, da, db);
@@ -387,6 +399,16 @@ static void exclusion(void) {
     CHECK(!gasp_corpus_is_bench_computation(&m, &t, which, sizeof which), "u32 add is not add_s32's type");
     gasp_task_free(&t);
   }
+  if (!map_task("u32", "u32", "(popc.u32 a)", &t)) {
+    gasp_map_parse(t.map, &t, &m, NULL, e, sizeof e);
+    CHECK(gasp_corpus_is_bench_computation(&m, &t, which, sizeof which) && !strcmp(which, "popc_b32"), "popc_b32: '%s'", which);
+    gasp_task_free(&t);
+  }
+  /* popc takes integers only */
+  if (!map_task("f32", "f32", "(popc.f32 a)", &t)) {
+    CHECK(0, "popc of a float must not load");
+    gasp_task_free(&t);
+  }
 }
 
 /* every file of dir a has the same bytes in dir b (and the same count) */
@@ -568,6 +590,7 @@ static void ptx_snippets(void) {
       {"f32", "f32", "(sel.f32 (ne.f32 a b) a 2.0)",
        ".reg .pred %p1;\nsetp.neu.f32 %p1, %a, %b;\nselp.f32 %d, %a, 0f40000000, %p1;\n"},
       {"f32", "s32", "(add.s32 (cvt.s32.f32 a) 7)", ".reg .b32 %t1;\ncvt.rzi.s32.f32 %t1, %a;\nadd.s32 %d, %t1, 7;\n"},
+      {"u32", "u32", "(popc.u32 (xor.u32 a b))", ".reg .b32 %t1;\nxor.b32 %t1, %a, %b;\npopc.b32 %d, %t1;\n"},
   };
   for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
     gasp_task t;
@@ -618,6 +641,7 @@ static void formulas(void) {
       {"u32", "(shr.u32 a (add.u32 b 1))", "a >> ((b + 1) & 31)"},
       {"f32", "(neg.f32 (add.f32 a b))", "-(a + b)"},
       {"f32", "(sqrt.f32 (abs.f32 (div.f32 a b)))", "sqrt(|a / b|)"},
+      {"u32", "(xor.u32 (popc.u32 (add.u32 a 1)) b)", "popc(a + 1) ^ b"},
       {"f32", "(mul.f32 (sel.f32 (gt.f32 a b) a b) 2)", "(a > b ? a : b) * 2"},
       /* a select at the root as cases, the way select_sign and relu_leaky read */
       {"s32", "(sel.s32 (lt.s32 a 0) -1 (sel.s32 (gt.s32 a 0) 1 0))", "-1 if a < 0, 1 if a > 0, otherwise 0", 1},
