@@ -25,6 +25,11 @@ for tgz in ${PTX_TASKS:-${L0_TASKS:-}}; do
   echo "$n PTX pairs: $(wc -l < "$W/$n-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
   # back with the model, so that a later call can take them as EXTRA instead of verifying them again
   gzip -c "$W/$n-ptx-sm90.jsonl" > "$OUT/$n-ptx-sm90.jsonl.gz"
+  # REWORD=K: trained on under K wordings each (gasp corpus reword; the returned pairs stay as verified)
+  if [ -n "${REWORD:-}" ]; then
+    "$G" corpus reword --tasks-dir "$W/pt-$n/tasks" --wordings "$REWORD" -o "$W/$n-ptx-sm90.rw.jsonl" "$W/$n-ptx-sm90.jsonl" &&
+      mv "$W/$n-ptx-sm90.rw.jsonl" "$W/$n-ptx-sm90.jsonl"
+  fi
 done
 # PTX_BG="A.tgz ...": verified in the background while this call trains (the H200 has room beside a 26M model, and
 # verifying 13,000 tasks takes about 4 minutes of a 10-minute call), not trained on in this call; a later call on
