@@ -76,7 +76,7 @@ if [ -n "${BUDGET_S:-}" ]; then
   echo "training for $MIN minutes (budget $BUDGET_S s)"
 fi
 python3 "$R/tools/train/train.py" --data $DATA --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
-  --max-minutes $MIN --seed ${SEED:-1} --repeat "${REPEAT:-}" $INITARGS 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
+  --max-minutes $MIN --seed ${SEED:-1} --repeat "${REPEAT:-}" ${COMPILE:+--compile} $INITARGS 2>&1 | tee "$OUT/train.log" | grep -v '^step' | tail -5
 grep '^step' "$OUT/train.log" | awk 'NR % 4 == 1' | tail -12
 "$G" train export "$W/run" -o "$W/gasp-small.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" 2>&1 | tail -3
 ls -la "$W/gasp-small.gguf"
