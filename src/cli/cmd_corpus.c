@@ -138,6 +138,16 @@ static char *completion_for(const gasp_target *t, const char *code) {
   return gasp_str_take(&s);
 }
 
+/* The task directory's tasks, or its load errors printed (file:line:col) and -1 */
+static int load_tasks(const char *dir, gasp_taskset *ts) {
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = gasp_taskset_load(dir, ts, &d);
+  if (rc) cli_print_diags(&d, dir, stderr);
+  gasp_diags_free(&d);
+  return rc ? -1 : 0;
+}
+
 int cmd_bench(int argc, char **argv);
 
 static int corpus_build(int argc, char **argv) {
@@ -225,14 +235,7 @@ static int corpus_build(int argc, char **argv) {
   double bench_s = gasp_now_s() - t0;
 
   gasp_taskset ts;
-  gasp_diags d;
-  gasp_diags_init(&d);
-  if (gasp_taskset_load(dir, &ts, &d)) {
-    cli_print_diags(&d, dir, stderr);
-    gasp_diags_free(&d);
-    return GASP_EXIT_ENV;
-  }
-  gasp_diags_free(&d);
+  if (load_tasks(dir, &ts)) return GASP_EXIT_ENV;
   FILE *in = fopen(results, "rb");
   if (!in) {
     gasp_cli_error("corpus build", "cannot read '%s'", results);
@@ -428,14 +431,7 @@ static int corpus_reword(int argc, char **argv) {
     return GASP_EXIT_USAGE;
   }
   gasp_taskset ts;
-  gasp_diags d;
-  gasp_diags_init(&d);
-  if (gasp_taskset_load(dir, &ts, &d)) {
-    cli_print_diags(&d, dir, stderr);
-    gasp_diags_free(&d);
-    return GASP_EXIT_ENV;
-  }
-  gasp_diags_free(&d);
+  if (load_tasks(dir, &ts)) return GASP_EXIT_ENV;
   FILE *o = fopen(out, "wb");
   if (!o) {
     gasp_cli_error("corpus reword", "cannot write '%s'", out);

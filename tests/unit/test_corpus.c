@@ -25,6 +25,16 @@ static int load_text(const char *text, gasp_task *t, gasp_diags *d) {
   return rc;
 }
 
+/* Loads a task from YAML text; a load error is printed with the expression it was for. */
+static int load_expr_task(const char *y, const char *expr, gasp_task *t) {
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int rc = load_text(y, t, &d);
+  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
+  gasp_diags_free(&d);
+  return rc;
+}
+
 /* A one-trial snippet-shaped task with inputs a, b (type in) and output d (type out) computing expr. */
 static int map_task(const char *in, const char *out, const char *expr, gasp_task *t) {
   char y[2048];
@@ -34,12 +44,7 @@ static int map_task(const char *in, const char *out, const char *expr, gasp_task
            "  - {name: d, type: %s, role: out, count: n}\n  - {name: n, type: u32, role: scalar, value: n}\n"
            "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"%s\"\ncuda: |\n  x\n",
            in, in, out, expr);
-  gasp_diags d;
-  gasp_diags_init(&d);
-  int rc = load_text(y, t, &d);
-  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
-  gasp_diags_free(&d);
-  return rc;
+  return load_expr_task(y, expr, t);
 }
 
 /* Runs the "map" reference on 4 elements; returns the output buffer (static). */
@@ -257,12 +262,7 @@ static int group_task_typed(const char *ty, const char *expr, const char *out_co
            "  - {name: rows, type: u32, role: scalar, value: rows}\n  - {name: cols, type: u32, role: scalar, value: cols}\n"
            "sizes: [{n: 40, rows: 5, cols: 8}]\nlaunch: {block: [4], grid: [10]}\nmap: \"%s\"\ncuda: |\n  x\n",
            ty, ty, out_count, expr);
-  gasp_diags d;
-  gasp_diags_init(&d);
-  int rc = load_text(y, t, &d);
-  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
-  gasp_diags_free(&d);
-  return rc;
+  return load_expr_task(y, expr, t);
 }
 
 static int group_task(const char *expr, const char *out_count, gasp_task *t) {
@@ -684,12 +684,7 @@ static int snippet_task(const char *ins, const char *out, const char *expr, gasp
            "params:\n%s  - {name: d, type: %s, role: out, count: n}\n  - {name: n, type: u32, role: scalar, value: n}\n"
            "sizes: [{n: 4}]\nlaunch: {block: [32], grid: [1]}\nmap: \"%s\"\ncuda: |\n  x\n",
            params, out, expr);
-  gasp_diags d;
-  gasp_diags_init(&d);
-  int rc = load_text(y, t, &d);
-  if (rc) printf("  load '%s': %s\n", expr, d.count ? d.items[0].msg : "?");
-  gasp_diags_free(&d);
-  return rc;
+  return load_expr_task(y, expr, t);
 }
 
 /* Other wordings of one task (gasp corpus reword): form 6 in the benchmark's words, every form different, the
