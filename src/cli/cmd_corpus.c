@@ -410,11 +410,13 @@ static int corpus_reword(int argc, char **argv) {
       {NULL, 0, 0, NULL, NULL, NULL}};
   gasp_cmd_spec spec = {
       "corpus reword", "--tasks-dir DIR [--wordings K] [--rename] -o OUT.jsonl PAIRS.jsonl...",
-      "Write each verified pair of a generated snippet task again under other wordings of the same task: another "
+      "Write each verified pair of a generated element-wise task again under other wordings of the same task: another "
       "description form, register sentence and title (and with --rename other register names).",
       "The map, and so the verified answer, is the same: the completion is copied unchanged and each new prompt is\n"
-      "what 'gasp prompt' builds for the reworded task. A pair whose task is not a generated snippet (kernels,\n"
-      "ARB programs) is written once, as it is. Each line gains \"wording\": 0 for the pair's own, 1.. for the others.\n"
+      "what 'gasp prompt' builds for the reworded task. Element-wise kernels keep their register names and the\n"
+      "generator's sentences on indexing and launch. A pair whose task has one wording (reductions, scans,\n"
+      "transposes, loops, ARB programs, tasks not generated) is written once, as it is. Each line gains\n"
+      "\"wording\": 0 for the pair's own, 1.. for the others.\n"
       "Why: a small model trained on one wording per task follows the wording, not the computation\n"
       "(tools/train/README.md, \"The fifth run\").",
       opts};
@@ -472,7 +474,7 @@ static int corpus_reword(int argc, char **argv) {
       fprintf(o, "%s\n", s);
       free(s);
       written++;
-      if (!t || !tg || !t->map || !t->snippet) {
+      if (!t || !tg || !t->map) {
         as_is++;
         json_decref(j);
         continue;
@@ -485,7 +487,12 @@ static int corpus_reword(int argc, char **argv) {
         gasp_task w;
         gasp_str desc;
         char err[240];
-        if (gasp_corpus_reword(t, k, can_rename, &w, &desc, err, sizeof err)) {
+        int rr = gasp_corpus_reword(t, k, can_rename, &w, &desc, err, sizeof err);
+        if (rr == -2) { /* one wording: kept as it is */
+          as_is++;
+          break;
+        }
+        if (rr) {
           fprintf(stderr, "%s:%ld: %s\n", pos[f], ln, err);
           bad++;
           break;
@@ -521,7 +528,7 @@ static int corpus_reword(int argc, char **argv) {
   }
   gasp_taskset_free(&ts);
   if (!quiet && rc == GASP_EXIT_OK)
-    printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: not generated snippets; %ld "
+    printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: one wording only; %ld "
            "with other register names); %ld lines skipped\n", pairs, written, out, as_is, renamed, bad);
   return rc != GASP_EXIT_OK ? rc : bad ? GASP_EXIT_FAIL : GASP_EXIT_OK;
 }

@@ -109,10 +109,11 @@ int gasp_corpus_ptx_snippet(const gasp_map *m, const gasp_task *t, gasp_str *s);
 
 /* ---- other wordings of a generated snippet task (corpus_reword.c) ---- */
 /* Fills w with a shallow copy of t worded as variant k (1, 2, ...): another description form than the
- * generator's, another register sentence and title, and with rename other names for the registers (for targets
- * whose answer does not name them: AMD's answer reads v2, v3, ... in parameter order). w->description points into
- * desc, which the caller frees; w must not be freed with gasp_task_free. Returns 0, or -1 (err filled) when t is
- * not a generated snippet task. */
+ * generator's, another register sentence and title, and for a snippet with rename other names for the registers
+ * (for targets whose answer does not name them: AMD's answer reads v2, v3, ... in parameter order). A kernel keeps
+ * its names and the generator's sentences after the computation. w->description points into desc, which the
+ * caller frees; w must not be freed with gasp_task_free. Returns 0; -2 (err says why) for a task it does not
+ * reword (no map, ARB, a reduction, scan, transpose or loop); -1 on an error. */
 int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp_str *desc, char *err, size_t errcap);
 
 #endif

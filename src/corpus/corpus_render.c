@@ -45,6 +45,8 @@ static gasp_map_op c_root_op;
 /* a reword's WORDS style: bit operations written AND, OR, XOR (as xor_b32 reads), set around one description (the
  * generator is single-threaded, as c_root_op assumes) */
 static int words_style;
+/* a kernel's formula names its leaves x[i], y[2*i + 1] (a reword's formula forms of a kernel), set likewise */
+static int infix_kernel;
 
 /* a leaf as the description names it: %a in a snippet, a[i] / a[2*i + 1] in a kernel, the scalar's name */
 static void leaf_text(const gasp_map_node *n, const gasp_task *t, gasp_render_kind kind, gasp_str *s) {
@@ -351,7 +353,8 @@ static int infix_prec(const gasp_map_node *n) {
 static void infix(const gasp_map *m, const gasp_task *t, int id, int ctx, gasp_str *o) {
   const gasp_map_node *n = &m->n[id];
   if (n->op == GASP_MOP_LEAF || n->op == GASP_MOP_AT) {
-    gasp_str_puts(o, t->params[n->param].name);
+    if (infix_kernel) leaf_text(n, t, GASP_RENDER_KERNEL, o);
+    else gasp_str_puts(o, t->params[n->param].name);
     return;
   }
   if (n->op == GASP_MOP_ACC) {
@@ -506,12 +509,19 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
 
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s) {
-  words_style = kind == GASP_RENDER_SNIPPET && (style & GASP_CORPUS_STYLE_WORDS);
+  int styled = kind == GASP_RENDER_SNIPPET || kind == GASP_RENDER_KERNEL;
+  words_style = styled && (style & GASP_CORPUS_STYLE_WORDS);
+  infix_kernel = kind == GASP_RENDER_KERNEL;
   describe(m, t, kind, want, style, s);
-  words_style = 0;
+  words_style = infix_kernel = 0;
 }
 
 static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s) {
+  /* a kernel takes a chosen form and style too (gasp corpus reword), though the generator gives it form 0; group
+   * forms and loops have their own one wording */
+  gasp_map_op root_op = m->n[m->root].op;
+  int chosen = kind == GASP_RENDER_SNIPPET ||
+               (kind == GASP_RENDER_KERNEL && want >= 0 && !gasp_map_is_group(root_op) && root_op != GASP_MOP_LOOP);
   desc_ctx c;
   memset(&c, 0, sizeof c);
   c.m = m;
@@ -571,7 +581,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   else if (kind == GASP_RENDER_SNIPPET) snprintf(outname, sizeof outname, "%s", out->name);
   else if (kind == GASP_RENDER_ARB) snprintf(outname, sizeof outname, "%s", out->name);
   else snprintf(outname, sizeof outname, "%s[i]", out->name);
-  int twv = kind == GASP_RENDER_SNIPPET ? (int)(style & GASP_CORPUS_STYLE_TYPE) : 0;
+  int twv = chosen ? (int)(style & GASP_CORPUS_STYLE_TYPE) : 0;
   if (group) group_text(m, t, s);
   if (kind == GASP_RENDER_ARB) gasp_str_puts(s, "For every element and every component (x, y, z, w): ");
   if (group && c.ntemp == 0) {
@@ -581,7 +591,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
                     outname, type_words(rt), steps.data, outname, root.data);
   } else if (c.ntemp == 0) {
     /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
-    int form = kind != GASP_RENDER_SNIPPET ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
+    int form = !chosen ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style ? gloss(&m->n[top]) : "");
     if (form == 1 && is_float_t(rt))
@@ -601,7 +611,9 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
      * read; or the formula alone (5), as mad_s32 and clamp_f32 read, a select as cases ("x if x > 0, otherwise
      * 0.01 * x") as relu_leaky and select_sign read. The notes below say how every operation rounds, so the
      * formula alone is exact in C's order of evaluation. */
-    int form = kind != GASP_RENDER_SNIPPET ? 0 : want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+    int form = !chosen ? 0 : want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+    /* the formula's left side: d in a snippet, out[i] in a kernel */
+    const char *lead = kind == GASP_RENDER_KERNEL ? outname : out->name;
     if (form == 6 && !c.bare) form = 3; /* no step feeds another: the inline form */
     gasp_str f;
     gasp_str_init(&f);
@@ -611,20 +623,20 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
     switch (form) {
     case 1:
       gasp_str_printf(s, "%s = %s, computed in %s one operation after another in exactly this order:\n%s  %s = %s\n",
-                      out->name, f.data, tw, steps.data, outname, root.data);
+                      lead, f.data, tw, steps.data, outname, root.data);
       break;
     case 2:
       gasp_str_printf(s, "Compute %s = %s in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
-                      out->name, f.data, tw, steps.data, outname, root.data);
+                      lead, f.data, tw, steps.data, outname, root.data);
       break;
     case 3: case 4:
-      gasp_str_printf(s, form == 3 ? "%s = %s in %s, computed as: " : "%s = %s, evaluated in %s in this order: ", out->name,
+      gasp_str_printf(s, form == 3 ? "%s = %s in %s, computed as: " : "%s = %s, evaluated in %s in this order: ", lead,
                       f.data, tw);
       steps_inline(steps.data, form == 3 ? ", then " : "; ", s);
       gasp_str_printf(s, "%s%s = %s.\n", form == 3 ? ", then " : "; ", outname, root.data);
       break;
     case 5:
-      gasp_str_printf(s, "%s = %s, in %s.\n", out->name, f.data, tw);
+      gasp_str_printf(s, "%s = %s, in %s.\n", lead, f.data, tw);
       break;
     case 6:
       gasp_str_printf(s, "%s = %s in %s, computed as: ", out->name, f.data, tw);
@@ -655,7 +667,7 @@ notes:;
   }
   /* terse (a reword's style): no notes where they add nothing the operations do not say themselves; division,
    * shifts, conversions, comparisons and selects keep theirs (truncation, masking, saturation, NaN) */
-  if (kind == GASP_RENDER_SNIPPET && (style & GASP_CORPUS_STYLE_TERSE)) {
+  if (chosen && (style & GASP_CORPUS_STYLE_TERSE)) {
     int plain = 1;
     for (int k = 0; k < GASP_MOP_COUNT; k++)
       if (c.used_op[k] && k != GASP_MOP_ADD && k != GASP_MOP_SUB && k != GASP_MOP_MUL && k != GASP_MOP_FMA &&

@@ -1,6 +1,7 @@
-/* A generated snippet task in other words (gasp corpus reword): the same map, so the same verified answer, with
- * another description form, phrasing of its type, notes, register sentence and title, and on AMD other register
- * names.
+/* A generated element-wise task in other words (gasp corpus reword): the same map, so the same verified answer,
+ * with another description form, phrasing of its type, notes, register sentence and title, and for a snippet on
+ * AMD other register names. A kernel (ew_kernel, ew_gridstride) gets the formula forms the generator never gives
+ * it ("out[i] = x[i] * 2 + y[i], in single precision (f32)", as vector_add and saxpy read).
  *
  * Why: the fifth training run showed the small model follows wording, not meaning. The same 20 held-out tasks,
  * reworded, fell from 0.42 to 0.26 pass@1; every task whose description moved to a new form fell from 5 of 5 to
@@ -33,20 +34,24 @@ static void title_for(const gasp_task *t, const gasp_map *m, int k, uint32_t h, 
                                     "Element-wise %s computation", "Compute a value (%s)"};
   static const char *const one[] = {"One %s instruction", "Single %s operation", "%s arithmetic",
                                     "One element-wise %s operation"};
+  static const char *const ker[] = {"Element-wise %s kernel", "%s array kernel", "A %s map over arrays",
+                                    "Per-element %s computation"};
   int seqf = is_sequence(m);
-  int n = seqf ? (int)(sizeof seq / sizeof seq[0]) : (int)(sizeof one / sizeof one[0]);
+  if (!t->snippet) seqf = 2;
+  const char *const *list = seqf == 2 ? ker : seqf ? seq : one;
+  int n = seqf == 2 ? (int)(sizeof ker / sizeof ker[0]) : seqf ? (int)(sizeof seq / sizeof seq[0]) : (int)(sizeof one / sizeof one[0]);
   int pick = (int)((h / 7 + (uint32_t)k) % (uint32_t)(n + 1));
   if (pick == n) { /* the generator's own title, one time in n + 1 */
     snprintf(buf, cap, "%s", t->title);
     return;
   }
-  snprintf(buf, cap, seqf ? seq[pick] : one[pick], ty);
+  snprintf(buf, cap, list[pick], ty);
 }
 
 int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp_str *desc, char *err, size_t errcap) {
-  if (!t->map || !t->snippet) {
-    snprintf(err, errcap, "%s is not a generated snippet task (no map)", t->id);
-    return -1;
+  if (!t->map || !strcmp(t->isa, "arb")) {
+    snprintf(err, errcap, "%s is not a generated element-wise task (no map)", t->id);
+    return -2;
   }
   gasp_map m;
   char e[160];
@@ -54,6 +59,27 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   if (gasp_map_parse(t->map, t, &m, &col, e, sizeof e)) {
     snprintf(err, errcap, "%s: map column %d: %s", t->id, col + 1, e);
     return -1;
+  }
+  gasp_map_op root = m.n[m.root].op;
+  if (!t->snippet && (gasp_map_is_group(root) || root == GASP_MOP_LOOP)) {
+    snprintf(err, errcap, "%s: reductions, scans, transposes and loops have one wording", t->id);
+    return -2;
+  }
+  /* a kernel: its description is the computation (form 0) and then what the generator said of its indexing,
+   * scalars and launch; that tail is kept as it is */
+  const char *tail = "";
+  gasp_str head;
+  gasp_str_init(&head);
+  if (!t->snippet) {
+    gasp_corpus_describe(&m, t, GASP_RENDER_KERNEL, &head);
+    size_t n = head.len;
+    if (!t->description || strncmp(t->description, head.data, n)) {
+      gasp_str_free(&head);
+      snprintf(err, errcap, "%s: the description is not the generator's (regenerate the tasks)", t->id);
+      return -1;
+    }
+    tail = t->description + n;
+    rename = 0; /* a whole kernel's answer names its parameters (PTX's .param x) */
   }
   *w = *t; /* shallow: the caller keeps t alive and frees only desc */
   uint32_t h = fnv(t->id, 2166136261u);
@@ -84,7 +110,9 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   }
   /* a form other than the generator's: the seven (three for one instruction) in turn from a place the id picks */
   int form;
-  if (is_sequence(&m)) {
+  if (!t->snippet) { /* forms 1-5 (the generator's is 0; 6 is a snippet's) */
+    form = 1 + (int)((h + (uint32_t)k) % 5);
+  } else if (is_sequence(&m)) {
     int orig = (int)(gasp_corpus_wording_hash(&m) % 6);
     form = (int)((h + (uint32_t)k) % (GASP_CORPUS_FORMS - 1));
     if (form >= orig) form++;
@@ -96,11 +124,19 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   /* and the style: the type in one of five phrasings, the notes left out one time in three where the operations
    * say it all, the register sentence one time in four (the prompt's constraints name the registers as well) */
   unsigned style = (unsigned)((h / 11 + (uint32_t)k) % GASP_CORPUS_TYPE_WORDINGS);
+  /* "in single precision, round to nearest even" ends a sentence: not before "one operation after another" */
+  if (style == 4 && is_sequence(&m) && form != 3 && form != 5) style = 1;
   if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
   if ((h / 23 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_WORDS;
   gasp_str_init(desc);
-  gasp_corpus_describe_styled(&m, w, GASP_RENDER_SNIPPET, form, style, desc);
-  if ((h / 19 + (uint32_t)k) % 4) gasp_corpus_registers_text(w, (int)((h / 5 + (uint32_t)k) % 3), desc);
+  if (!t->snippet) {
+    gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);
+    gasp_str_puts(desc, tail);
+    gasp_str_free(&head);
+  } else {
+    gasp_corpus_describe_styled(&m, w, GASP_RENDER_SNIPPET, form, style, desc);
+    if ((h / 19 + (uint32_t)k) % 4) gasp_corpus_registers_text(w, (int)((h / 5 + (uint32_t)k) % 3), desc);
+  }
   w->description = desc->data;
   title_for(t, &m, k, h, w->title, sizeof w->title);
   return 0;

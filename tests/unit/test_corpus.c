@@ -802,13 +802,53 @@ static void rewording(void) {
     gasp_str_free(&desc);
     gasp_task_free(&t);
   }
-  /* a task without a map is not reworded */
+  /* generated kernels: the formula forms with x[i]-style leaves, the generator's sentences on indexing and launch
+   * kept, the names kept; reductions have one wording */
+  char kd[] = "/tmp/gasp-corpus-k-XXXXXX";
+  if (mkdtemp(kd)) {
+    gasp_diags d;
+    gasp_diags_init(&d);
+    gasp_corpus_gen_opts o = {3, 40, "ew_kernel,reduce", NULL};
+    gasp_corpus_gen_stats st;
+    gasp_taskset ts;
+    int kernels = 0, formulas = 0, group = 0;
+    if (gasp_corpus_gen(&o, kd, &st, &d) == 0 && gasp_taskset_load(kd, &ts, &d) == 0) {
+      for (size_t i = 0; i < ts.count; i++) {
+        const gasp_task *kt = &ts.items[i];
+        gasp_task w;
+        gasp_str desc;
+        char err[200];
+        int rc = gasp_corpus_reword(kt, 1, 1, &w, &desc, err, sizeof err);
+        if (strncmp(kt->id, "g_ew_kernel", 11)) {
+          group += rc == -2;
+          continue;
+        }
+        kernels++;
+        if (rc) {
+          CHECK(0, "%s rewords: %s", kt->id, err);
+          continue;
+        }
+        const char *tail = strstr(kt->description, "One thread per element");
+        CHECK(tail && strstr(w.description, tail) && strcmp(w.description, kt->description), "%s keeps its launch sentence",
+              kt->id);
+        formulas += strstr(w.description, "out[i] = ") != NULL && strstr(w.description, "[i") != NULL;
+        for (int p = 0; p < kt->nparams; p++) CHECK(!strcmp(w.params[p].name, kt->params[p].name), "%s keeps its names", kt->id);
+        gasp_str_free(&desc);
+      }
+      gasp_taskset_free(&ts);
+    }
+    CHECK(kernels > 10 && formulas == kernels, "every kernel reworded with a formula: %d of %d", formulas, kernels);
+    CHECK(group > 5, "reductions and scans keep their one wording: %d", group);
+    gasp_diags_free(&d);
+    remove_dir(kd);
+  }
+  /* a kernel whose description is not the generator's (map_task's is "d"): an error, its tail cannot be found */
   if (map_task("f32", "f32", "(add.f32 a b)", &t) == 0) {
     gasp_task w;
     gasp_str desc;
     char err[200] = "";
-    CHECK(gasp_corpus_reword(&t, 1, 0, &w, &desc, err, sizeof err) == -1 && strstr(err, "not a generated snippet"),
-          "a task that is not a snippet: %s", err);
+    CHECK(gasp_corpus_reword(&t, 1, 0, &w, &desc, err, sizeof err) == -1 && strstr(err, "not the generator's"),
+          "a kernel whose description is not the generator's: %s", err);
     gasp_task_free(&t);
   }
 }
