@@ -416,7 +416,8 @@ static int corpus_reword(int argc, char **argv) {
       "what 'gasp prompt' builds for the reworded task. Element-wise kernels keep their register names and the\n"
       "generator's sentences on indexing and launch. A pair whose task has one wording (reductions, scans,\n"
       "transposes, loops, ARB programs, tasks not generated) is written once, as it is. Each line gains\n"
-      "\"wording\": 0 for the pair's own, 1.. for the others.\n"
+      "\"wording\": 0 for the pair's own, 1.. for the others. Exit 1 when a line is not a pair or a task could not\n"
+      "be reworded (a kernel whose description is not the generator's: its pair is still written once).\n"
       "Why: a small model trained on one wording per task follows the wording, not the computation\n"
       "(tools/train/README.md, \"The fifth run\").",
       opts};
@@ -440,7 +441,7 @@ static int corpus_reword(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_ENV;
   }
-  long pairs = 0, written = 0, as_is = 0, renamed = 0, bad = 0;
+  long pairs = 0, written = 0, as_is = 0, renamed = 0, bad = 0, unreworded = 0;
   rc = GASP_EXIT_OK;
   for (int f = 0; f < npos && rc == GASP_EXIT_OK; f++) {
     FILE *in = fopen(pos[f], "rb");
@@ -494,11 +495,13 @@ static int corpus_reword(int argc, char **argv) {
         }
         if (rr) {
           fprintf(stderr, "%s:%ld: %s\n", pos[f], ln, err);
-          bad++;
+          unreworded++;
           break;
         }
         char *p = gasp_prompt_build(tg, &w, GASP_VARIANT_DEFAULT);
         gasp_str_free(&desc);
+        int other_names = 0; /* a kernel is never renamed */
+        for (int i = 0; i < t->nparams; i++) other_names |= strcmp(w.params[i].name, t->params[i].name) != 0;
         int dup = !p;
         for (int i = 0; p && i < nseen; i++) dup |= !strcmp(seen[i], p);
         if (dup) {
@@ -514,7 +517,7 @@ static int corpus_reword(int argc, char **argv) {
         free(s);
         json_decref(v);
         written++;
-        renamed += can_rename;
+        renamed += other_names;
       }
       for (int i = 0; i < nseen; i++) free(seen[i]);
       json_decref(j);
@@ -528,9 +531,10 @@ static int corpus_reword(int argc, char **argv) {
   }
   gasp_taskset_free(&ts);
   if (!quiet && rc == GASP_EXIT_OK)
-    printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: one wording only; %ld "
-           "with other register names); %ld lines skipped\n", pairs, written, out, as_is, renamed, bad);
-  return rc != GASP_EXIT_OK ? rc : bad ? GASP_EXIT_FAIL : GASP_EXIT_OK;
+    printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: one wording only; %ld with other "
+           "register names; %ld written once, not reworded: errors above); %ld lines skipped (not pairs)\n",
+           pairs, written, out, as_is, renamed, unreworded, bad);
+  return rc != GASP_EXIT_OK ? rc : bad || unreworded ? GASP_EXIT_FAIL : GASP_EXIT_OK;
 }
 
 int cmd_corpus(int argc, char **argv) {
