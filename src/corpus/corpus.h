@@ -76,6 +76,9 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 #define GASP_CORPUS_STYLE_TERSE 8u
 /* WORDS: bit operations as AND, OR, XOR, and one instruction glossed ("%d = %a XOR %b, bitwise over all 32 bits") */
 #define GASP_CORPUS_STYLE_WORDS 16u
+/* CHAIN: where each step uses only the one before, one name for every temporary ("t = a * d; t = fma(b, e, t);
+ * d = fma(c, f, t)", as dot3 and horner_poly3 read) */
+#define GASP_CORPUS_STYLE_CHAIN 32u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

@@ -77,6 +77,7 @@ typedef struct {
   int fop[GASP_MOP_COUNT], iop[GASP_MOP_COUNT]; /* operations on float and on integer operands */
   int s32cmp, u32cmp, s32shr;
   int bare;         /* form 6: bare names, temporaries named by letters, each step with how it rounds */
+  int chain;        /* the CHAIN style on a chain of steps: one name for every temporary (t = ..; t = fma(t, ..)) */
 } desc_ctx;
 
 static const char *cmp_sym(gasp_map_op op) {
@@ -147,10 +148,44 @@ static const char *rounding_note(const gasp_map_node *n) {
   }
 }
 
+/* Whether the steps below node id form one chain, each using only the one before it (dot3 and horner_poly3
+ * word such a chain with one name: "t = fma(0.5, x, -1.25); t = fma(t, x, 2.0); d = fma(t, x, 0.75)"). Operations
+ * are the nodes above literals, comparisons pass through to their operands. */
+static int op_kids(const gasp_map *m, int id, int *only) {
+  int n = 0;
+  for (int k = 0; k < m->n[id].nkids; k++) {
+    int c = m->n[id].kid[k];
+    if (m->n[c].op <= GASP_MOP_LIT || m->n[c].op == GASP_MOP_ACC) continue;
+    if (m->n[c].type == GASP_MT_PRED) {
+      n += op_kids(m, c, only);
+      continue;
+    }
+    n++;
+    *only = c;
+  }
+  return n;
+}
+
+static int is_chain(const gasp_map *m, int id) {
+  int only = -1, n = op_kids(m, id, &only);
+  return n == 0 || (n == 1 && is_chain(m, only));
+}
+
 /* The k-th temporary's name: t1, t2, ...; in form 6 single letters no parameter has (lerp_f32's s), the
  * numbered names again when they run out */
 static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
   static const char *const letters[] = {"s", "t", "u", "w", "p", "q", "e", "g", "h", "k", "m", "r"};
+  if (c->chain) { /* t, or the first letter no parameter has */
+    for (size_t i = 1; i < sizeof letters / sizeof letters[0] + 1; i++) {
+      const char *l = letters[i % (sizeof letters / sizeof letters[0])];
+      int taken = 0;
+      for (int j = 0; j < c->t->nparams; j++) taken |= !strcmp(c->t->params[j].name, l);
+      if (!taken) {
+        snprintf(buf, cap, "%s", l);
+        return;
+      }
+    }
+  }
   if (c->bare) {
     int seen = 0;
     for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++) {
@@ -573,6 +608,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   }
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
+  c.chain = chosen && (style & GASP_CORPUS_STYLE_CHAIN) && is_chain(m, top);
   if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
   else desc_op(&c, top, &root);
   char outname[48];

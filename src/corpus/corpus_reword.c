@@ -128,6 +128,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   if (style == 4 && is_sequence(&m) && form != 3 && form != 5) style = 1;
   if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
   if ((h / 23 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_WORDS;
+  if ((h / 29 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_CHAIN;
   gasp_str_init(desc);
   if (!t->snippet) {
     gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);

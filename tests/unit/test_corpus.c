@@ -720,12 +720,19 @@ static void rewording(void) {
     gasp_task_free(&t);
   }
   /* a style: the type phrased otherwise, and terse: no notes for plain operations, but a division keeps its own */
-  static const struct { const char *expr; unsigned style; const char *want; int notes; } st[] = {
+  static const struct { const char *expr; unsigned style; const char *want; int notes, form; } st[] = {
       {"(add.f32 (mul.f32 a b) a)", 1 | GASP_CORPUS_STYLE_TERSE, "d = a * b + a, in single precision.\n", 0},
       {"(add.f32 (mul.f32 a b) a)", 4, "d = a * b + a, in single precision, round to nearest even.\nEvery float", 1},
       {"(add.s32 (div.s32 a 7) b)", 2 | GASP_CORPUS_STYLE_TERSE, "d = a / 7 + b, in s32.\nInteger arithmetic wraps", 1},
       /* words: the bit operations spelled out, one instruction glossed */
       {"(xor.s32 (and.s32 a 255) b)", GASP_CORPUS_STYLE_WORDS, "d = (a AND 255) XOR b, in 32-bit signed integers (s32).\n", 1},
+      /* chain: one name for every temporary where each step uses only the one before */
+      {"(fma.f32 (fma.f32 (mul.f32 a 0.5) a -1) a b)", GASP_CORPUS_STYLE_CHAIN | 4,
+       "d = fma(fma(a * 0.5, a, -1), a, b), evaluated in single precision, round to nearest even in this order: t = %a * "
+       "0.5; t = fma(t, %a, -1); %d = fma(t, %a, %b).\n", 1, 4},
+      /* not a chain (two steps feed the last): numbered */
+      {"(mul.f32 (add.f32 a b) (sub.f32 a b))", GASP_CORPUS_STYLE_CHAIN,
+       "d = (a + b) * (a - b), evaluated in single precision (f32) in this order: t1 = %a + %b; t2 = %a - %b; %d = t1 * t2.\n", 1, 4},
       {"(xor.s32 a b)", GASP_CORPUS_STYLE_WORDS | GASP_CORPUS_STYLE_TERSE,
        "%d = %a XOR %b, bitwise over all 32 bits: one instruction in 32-bit signed integers (s32).\n", 0},
   };
@@ -742,7 +749,7 @@ static void rewording(void) {
     }
     gasp_str s;
     gasp_str_init(&s);
-    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, 5, st[i].style, &s);
+    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, st[i].form ? st[i].form : 5, st[i].style, &s);
     CHECK(!strncmp(s.data, st[i].want, strlen(st[i].want)) && (strchr(s.data, '\n')[1] != 0) == st[i].notes,
           "%s in style %u: '%s'", st[i].expr, st[i].style, s.data);
     gasp_str_free(&s);
