@@ -29,28 +29,24 @@ static int is_sequence(const gasp_map *m) {
 /* Titles without the list of operations the generator's titles carry (the benchmark's name the computation,
  * "Linear interpolation"; a list of operations would be a cue that only the corpus has) */
 static void title_for(const gasp_task *t, const gasp_map *m, int k, uint32_t h, char *buf, size_t cap) {
-  const char *ty = gasp_map_type_name(m->n[m->root].type);
-  static const char *const seq[] = {"%s straight-line sequence", "A short %s computation", "%s expression",
-                                    "Element-wise %s computation", "Compute a value (%s)"};
-  static const char *const one[] = {"One %s instruction", "Single %s operation", "%s arithmetic",
-                                    "One element-wise %s operation"};
-  static const char *const ker[] = {"Element-wise %s kernel", "%s array kernel", "A %s map over arrays",
-                                    "Per-element %s computation"};
-  int seqf = is_sequence(m);
-  if (!t->snippet) seqf = 2;
-  const char *const *list = seqf == 2 ? ker : seqf ? seq : one;
-  int n = seqf == 2 ? (int)(sizeof ker / sizeof ker[0]) : seqf ? (int)(sizeof seq / sizeof seq[0]) : (int)(sizeof one / sizeof one[0]);
+  static const char *const titles[3][5] = {
+      {"One %s instruction", "Single %s operation", "%s arithmetic", "One element-wise %s operation", NULL},
+      {"%s straight-line sequence", "A short %s computation", "%s expression", "Element-wise %s computation",
+       "Compute a value (%s)"},
+      {"Element-wise %s kernel", "%s array kernel", "A %s map over arrays", "Per-element %s computation", NULL}};
+  const char *const *list = titles[!t->snippet ? 2 : is_sequence(m) ? 1 : 0];
+  int n = 0;
+  while (n < 5 && list[n]) n++;
   int pick = (int)((h / 7 + (uint32_t)k) % (uint32_t)(n + 1));
-  if (pick == n) { /* the generator's own title, one time in n + 1 */
+  if (pick == n) /* the generator's own title, one time in n + 1 */
     snprintf(buf, cap, "%s", t->title);
-    return;
-  }
-  snprintf(buf, cap, list[pick], ty);
+  else
+    snprintf(buf, cap, list[pick], gasp_map_type_name(m->n[m->root].type));
 }
 
 int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp_str *desc, char *err, size_t errcap) {
   if (!t->map || !strcmp(t->isa, "arb")) {
-    snprintf(err, errcap, "%s is not a generated element-wise task (no map)", t->id);
+    snprintf(err, errcap, "%s has one wording (no map, or an ARB program)", t->id);
     return -2;
   }
   gasp_map m;
