@@ -83,6 +83,9 @@ void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_ren
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */
 uint32_t gasp_corpus_wording_hash(const gasp_map *m);
+/* Whether a snippet's description has steps (a sequence) or is one instruction: the operations other than
+ * comparisons (a comparison is written into its select) are more than the top one */
+int gasp_corpus_has_steps(const gasp_map *m);
 /* A snippet's registers, the last line of its description: form 0 each with its type ("Inputs are in registers
  * %a (.f32), %n (.s32); write the result to %d (.f32)."); inputs of one type also 1, "The inputs are in registers
  * %a, %b and %c (.f32)" ("The input is in register %x"), and 2, "Inputs are in registers %a, %b and %c (.f32)". */

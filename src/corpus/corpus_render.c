@@ -171,6 +171,13 @@ static int is_chain(const gasp_map *m, int id) {
   return n == 0 || (n == 1 && is_chain(m, only));
 }
 
+/* whether a parameter of t is named name */
+static int param_named(const gasp_task *t, const char *name) {
+  for (int j = 0; j < t->nparams; j++)
+    if (!strcmp(t->params[j].name, name)) return 1;
+  return 0;
+}
+
 /* The k-th temporary's name: t1, t2, ...; in form 6 single letters no parameter has (lerp_f32's s), the
  * numbered names again when they run out */
 static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
@@ -178,9 +185,7 @@ static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
   if (c->chain) { /* t, or the first letter no parameter has */
     for (size_t i = 1; i < sizeof letters / sizeof letters[0] + 1; i++) {
       const char *l = letters[i % (sizeof letters / sizeof letters[0])];
-      int taken = 0;
-      for (int j = 0; j < c->t->nparams; j++) taken |= !strcmp(c->t->params[j].name, l);
-      if (!taken) {
+      if (!param_named(c->t, l)) {
         snprintf(buf, cap, "%s", l);
         return;
       }
@@ -189,9 +194,7 @@ static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
   if (c->bare) {
     int seen = 0;
     for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++) {
-      int taken = 0;
-      for (int j = 0; j < c->t->nparams; j++) taken |= !strcmp(c->t->params[j].name, letters[i]);
-      if (!taken && ++seen == k) {
+      if (!param_named(c->t, letters[i]) && ++seen == k) {
         snprintf(buf, cap, "%s", letters[i]);
         return;
       }
@@ -536,6 +539,13 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
 
 uint32_t gasp_corpus_wording_hash(const gasp_map *m) { return map_hash(m); }
 
+int gasp_corpus_has_steps(const gasp_map *m) {
+  int ops = 0;
+  for (int i = 0; i < m->count; i++)
+    ops += m->n[i].op > GASP_MOP_LIT && m->n[i].op != GASP_MOP_ACC && m->n[i].type != GASP_MT_PRED;
+  return ops >= 2;
+}
+
 void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s) {
   gasp_corpus_describe_styled(m, t, kind, want, 0, s);
 }
@@ -567,19 +577,9 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   gasp_str_init(&steps);
   gasp_str_init(&root);
   c.steps = &steps;
-  /* form 6 names a sequence's values bare: known to be a sequence when an operation feeds the top one */
-  if (kind == GASP_RENDER_SNIPPET && want % GASP_CORPUS_FORMS == 6 && !gasp_map_is_group(m->n[m->root].op) &&
-      m->n[m->root].op != GASP_MOP_LOOP) {
-    const gasp_map_node *tn0 = &m->n[m->root];
-    for (int k = 0; k < tn0->nkids; k++) {
-      const gasp_map_node *kn = &m->n[tn0->kid[k]];
-      if (kn->op > GASP_MOP_LIT && kn->op != GASP_MOP_ACC) {
-        /* a comparison is written into its select, so a select of a comparison of leaves is one step */
-        if (kn->type != GASP_MT_PRED) c.bare = 1;
-        for (int j = 0; j < kn->nkids; j++) c.bare |= m->n[kn->kid[j]].op > GASP_MOP_LIT && m->n[kn->kid[j]].op != GASP_MOP_ACC;
-      }
-    }
-  }
+  /* form 6 names a sequence's values bare */
+  c.bare = kind == GASP_RENDER_SNIPPET && want % GASP_CORPUS_FORMS == 6 && !gasp_map_is_group(root_op) &&
+           root_op != GASP_MOP_LOOP && gasp_corpus_has_steps(m);
   const gasp_param *out = &t->params[m->out];
   const gasp_map_node *rn = &m->n[m->root];
   if (rn->op == GASP_MOP_LOOP) {

@@ -17,15 +17,6 @@ static uint32_t fnv(const char *p, uint32_t h) {
   return h;
 }
 
-/* A sequence (several steps) or one instruction: the description's steps are the operations other than
- * comparisons (a comparison is written into its select), less the top one */
-static int is_sequence(const gasp_map *m) {
-  int ops = 0;
-  for (int i = 0; i < m->count; i++)
-    ops += m->n[i].op > GASP_MOP_LIT && m->n[i].op != GASP_MOP_ACC && m->n[i].type != GASP_MT_PRED;
-  return ops >= 2;
-}
-
 /* Titles without the list of operations the generator's titles carry (the benchmark's name the computation,
  * "Linear interpolation"; a list of operations would be a cue that only the corpus has) */
 static void title_for(const gasp_task *t, const gasp_map *m, int k, uint32_t h, char *buf, size_t cap) {
@@ -34,7 +25,7 @@ static void title_for(const gasp_task *t, const gasp_map *m, int k, uint32_t h, 
       {"%s straight-line sequence", "A short %s computation", "%s expression", "Element-wise %s computation",
        "Compute a value (%s)"},
       {"Element-wise %s kernel", "%s array kernel", "A %s map over arrays", "Per-element %s computation", NULL}};
-  const char *const *list = titles[!t->snippet ? 2 : is_sequence(m) ? 1 : 0];
+  const char *const *list = titles[!t->snippet ? 2 : gasp_corpus_has_steps(m) ? 1 : 0];
   int n = 0;
   while (n < 5 && list[n]) n++;
   int pick = (int)((h / 7 + (uint32_t)k) % (uint32_t)(n + 1));
@@ -108,7 +99,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   int form;
   if (!t->snippet) { /* forms 1-5 (the generator's is 0; 6 is a snippet's) */
     form = 1 + (int)((h + (uint32_t)k) % 5);
-  } else if (is_sequence(&m)) {
+  } else if (gasp_corpus_has_steps(&m)) {
     int orig = (int)(gasp_corpus_wording_hash(&m) % 6);
     form = (int)((h + (uint32_t)k) % (GASP_CORPUS_FORMS - 1));
     if (form >= orig) form++;
@@ -121,7 +112,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
    * say it all, the register sentence one time in four (the prompt's constraints name the registers as well) */
   unsigned style = (unsigned)((h / 11 + (uint32_t)k) % GASP_CORPUS_TYPE_WORDINGS);
   /* "in single precision, round to nearest even" ends a sentence: not before "one operation after another" */
-  if (style == 4 && is_sequence(&m) && form != 3 && form != 5) style = 1;
+  if (style == 4 && gasp_corpus_has_steps(&m) && form != 3 && form != 5) style = 1;
   if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
   if ((h / 23 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_WORDS;
   if ((h / 29 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_CHAIN;
