@@ -411,7 +411,8 @@ static int corpus_reword(int argc, char **argv) {
   gasp_cmd_spec spec = {
       "corpus reword", "--tasks-dir DIR [--wordings K] [--rename] -o OUT.jsonl PAIRS.jsonl...",
       "Write each verified pair of a generated element-wise task again under other wordings of the same task: another "
-      "description form, register sentence and title (and with --rename other register names).",
+      "description form, phrasing of the types and operations (\"popc(%a)\" or \"the number of 1 bits in %a\"), register "
+      "sentence and title (and with --rename other register names).",
       "The map, and so the verified answer, is the same: the completion is copied unchanged and each new prompt is\n"
       "what 'gasp prompt' builds for the reworded task. Element-wise kernels keep their register names and the\n"
       "generator's sentences on indexing and launch. A pair whose task has one wording (reductions, scans,\n"

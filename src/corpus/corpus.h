@@ -79,6 +79,11 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 /* CHAIN: where each step uses only the one before, one name for every temporary ("t = a * d; t = fma(b, e, t);
  * d = fma(c, f, t)", as dot3 and horner_poly3 read) */
 #define GASP_CORPUS_STYLE_CHAIN 32u
+/* PROSE: operations without an infix symbol in words ("the number of 1 bits in %a", "%a converted to single
+ * precision", "the smaller of %a and %b", "%a shifted left by (%b & 31) bits"); PROSE_ALT the second phrasing
+ * ("the count of set bits in the 32-bit value %a", "the 32-bit signed integer %a converted to single precision") */
+#define GASP_CORPUS_STYLE_PROSE 64u
+#define GASP_CORPUS_STYLE_PROSE_ALT 128u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

@@ -78,6 +78,7 @@ typedef struct {
   int s32cmp, u32cmp, s32shr;
   int bare;         /* form 6: bare names, temporaries named by letters, each step with how it rounds */
   int chain;        /* the CHAIN style on a chain of steps: one name for every temporary (t = ..; t = fma(t, ..)) */
+  int prose;        /* the PROSE style: 1 or 2, which of two phrasings (0: symbols and function names) */
 } desc_ctx;
 
 static const char *cmp_sym(gasp_map_op op) {
@@ -203,6 +204,52 @@ static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
   snprintf(buf, cap, "t%d", k);
 }
 
+/* The PROSE style (gasp corpus reword): an operation in words, as people describe the ones with no infix symbol
+ * ("the number of 1 bits in %a", "%a converted to single precision", "the square root of %a"; the benchmark's
+ * popc_b32, cvt_f32_s32 and sqrt_f32 read so). A model that wrote popc.b32 for "%d = popc(%a)" wrote xor.b32 for
+ * the same computation in words (tools/train/README.md, "The seventh run"). alt picks the second of two phrasings.
+ * Returns 0 for an operation written with its symbol in every style. */
+static const char *prose_type(gasp_map_type t, int noun) {
+  switch (t) {
+  case GASP_MT_F32: return noun ? "single precision value" : "single precision";
+  case GASP_MT_F64: return noun ? "double precision value" : "double precision";
+  case GASP_MT_S32: return noun ? "32-bit signed integer" : "a 32-bit signed integer";
+  case GASP_MT_U32: return noun ? "32-bit unsigned integer" : "a 32-bit unsigned integer";
+  default: return "";
+  }
+}
+
+static int prose_op(const gasp_map_node *n, int alt, const char *a, const char *b, const char *z, gasp_str *e) {
+  const char *and31 = words_style ? "AND" : "&";
+  switch (n->op) {
+  case GASP_MOP_SQRT: gasp_str_printf(e, alt ? "the correctly rounded square root of %s" : "the square root of %s", a); return 1;
+  case GASP_MOP_POPC:
+    gasp_str_printf(e, alt ? "the count of set bits in the 32-bit value %s" : "the number of 1 bits in %s", a);
+    return 1;
+  case GASP_MOP_CVT:
+    if (alt) gasp_str_printf(e, "the %s %s converted to %s", prose_type(n->src, 1), a, prose_type(n->type, 0));
+    else gasp_str_printf(e, "%s converted to %s", a, prose_type(n->type, 0));
+    return 1;
+  case GASP_MOP_ABS: gasp_str_printf(e, alt ? "the magnitude of %s" : "the absolute value of %s", a); return 1;
+  case GASP_MOP_NEG: gasp_str_printf(e, alt ? "-%s (the sign flipped)" : "the negation of %s", a); return 1;
+  case GASP_MOP_MIN: gasp_str_printf(e, alt ? "the minimum of %s and %s" : "the smaller of %s and %s", a, b); return 1;
+  case GASP_MOP_MAX: gasp_str_printf(e, alt ? "the maximum of %s and %s" : "the larger of %s and %s", a, b); return 1;
+  case GASP_MOP_SHL: case GASP_MOP_SHR: {
+    const char *dir = n->op == GASP_MOP_SHL ? "left" : "right";
+    if (alt) gasp_str_printf(e, "%s shifted %s by the low 5 bits of %s", a, dir, b);
+    else gasp_str_printf(e, "%s shifted %s by (%s %s 31) bits", a, dir, b, and31);
+    return 1;
+  }
+  case GASP_MOP_FMA:
+    if (is_float_t(n->type))
+      gasp_str_printf(e, alt ? "the fused multiply-add %s * %s + %s (rounded once)" : "%s * %s + %s as one fused multiply-add",
+                      a, b, z);
+    else gasp_str_printf(e, alt ? "%s * %s + %s (the low 32 bits)" : "the low 32 bits of %s * %s + %s", a, b, z);
+    return 1;
+  default: return 0;
+  }
+}
+
 /* Writes node id as an operand: a leaf or literal inline, an operation as a numbered temporary whose step is
  * appended first (post-order: the order the description asks the operations to be done in). The root is
  * written to the output by the caller. */
@@ -230,7 +277,14 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
   }
   const char *a = n->nkids > 0 ? k[0].data : "", *b = n->nkids > 1 ? k[1].data : "", *z = n->nkids > 2 ? k[2].data : "";
   const char *bin = bin_text(n->op);
-  if (bin) gasp_str_printf(e, "%s%s%s", a, bin, b);
+  if (c->prose && n->op == GASP_MOP_CVT) {
+    if (is_float_t(n->type)) c->cvt_to_float = 1;
+    else c->cvt_to_int = 1;
+    c->used_type[n->src] = 1;
+  }
+  if (c->prose && prose_op(n, c->prose == 2, a, b, z, e)) {
+    /* written in words */
+  } else if (bin) gasp_str_printf(e, "%s%s%s", a, bin, b);
   else switch (n->op) {
   case GASP_MOP_FMA: gasp_str_printf(e, "%s(%s, %s, %s)", is_float_t(n->type) ? "fma" : "mad.lo", a, b, z); break;
   case GASP_MOP_MIN: gasp_str_printf(e, "min(%s, %s)", a, b); break;
@@ -609,6 +663,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
   c.chain = chosen && (style & GASP_CORPUS_STYLE_CHAIN) && is_chain(m, top);
+  c.prose = !chosen || !(style & GASP_CORPUS_STYLE_PROSE) ? 0 : style & GASP_CORPUS_STYLE_PROSE_ALT ? 2 : 1;
   if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
   else desc_op(&c, top, &root);
   char outname[48];
@@ -629,7 +684,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
     /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
     int form = !chosen ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
-    gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style ? gloss(&m->n[top]) : "");
+    gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style && !c.prose ? gloss(&m->n[top]) : "");
     if (form == 1 && is_float_t(rt))
       gasp_str_printf(s, " in %s (IEEE 754, round to nearest even where rounding applies, denormals preserved, no flush "
                          "to zero).\n", type_words_v(rt, twv == 4 ? 1 : twv));

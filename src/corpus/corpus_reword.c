@@ -116,6 +116,10 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   if ((h / 17 + (uint32_t)k) % 3 == 0) style |= GASP_CORPUS_STYLE_TERSE;
   if ((h / 23 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_WORDS;
   if ((h / 29 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_CHAIN;
+  /* operations in words half the time, in one of two phrasings (drawn apart from the rest, so that the other
+   * choices of a wording are those it had before PROSE existed) */
+  if ((h / 37 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_PROSE;
+  if ((h / 41 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_PROSE_ALT;
   gasp_str_init(desc);
   if (!t->snippet) {
     gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);

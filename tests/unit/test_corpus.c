@@ -755,6 +755,51 @@ static void rewording(void) {
     gasp_str_free(&s);
     gasp_task_free(&tt);
   }
+  /* prose: the operations with no infix symbol in words, in two phrasings; the notes stay */
+  static const struct { const char *ins, *type, *expr; unsigned style; int form; const char *want; } pr[] = {
+      {"a:u32", "u32", "(popc.u32 a)", GASP_CORPUS_STYLE_PROSE, 0,
+       "One instruction: %d = the number of 1 bits in %a, in 32-bit unsigned integers (u32).\n"},
+      {"a:u32", "u32", "(popc.u32 a)", GASP_CORPUS_STYLE_PROSE | GASP_CORPUS_STYLE_PROSE_ALT, 2,
+       "%d = the count of set bits in the 32-bit value %a: one instruction in 32-bit unsigned integers (u32).\n"},
+      {"a:s32", "f32", "(cvt.f32.s32 a)", GASP_CORPUS_STYLE_PROSE | GASP_CORPUS_STYLE_PROSE_ALT | 1, 0,
+       "One instruction: %d = the 32-bit signed integer %a converted to single precision, in single precision.\n"
+       "f32(x) and f64(x) convert"},
+      {"a:f32", "f32", "(sqrt.f32 a)", GASP_CORPUS_STYLE_PROSE, 1,
+       "One instruction: %d = the square root of %a in single precision (f32) (IEEE 754, round to nearest even"},
+      /* with WORDS the mask reads AND, and no gloss follows the words */
+      {"a:u32,b:u32", "u32", "(shl.u32 a b)", GASP_CORPUS_STYLE_PROSE | GASP_CORPUS_STYLE_WORDS, 0,
+       "One instruction: %d = %a shifted left by (%b AND 31) bits, in 32-bit unsigned integers (u32).\n"},
+      /* a sequence: the formula keeps its symbols, the steps are words */
+      {"a:f32,b:f32", "f32", "(add.f32 (min.f32 a b) a)", GASP_CORPUS_STYLE_PROSE, 0,
+       "Compute %d in single precision (f32), one operation after another in exactly this order:\n"
+       "  t1 = the smaller of %a and %b\n  %d = t1 + %a\n"},
+      {"a:f32,b:f32,c:f32", "f32", "(fma.f32 a b c)", GASP_CORPUS_STYLE_PROSE, 0,
+       "One instruction: %d = %a * %b + %c as one fused multiply-add, in single precision (f32).\n"},
+  };
+  for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
+    gasp_task tt;
+    gasp_map m;
+    char e[160];
+    if (snippet_task(pr[i].ins, pr[i].type, pr[i].expr, &tt) || gasp_map_parse(pr[i].expr, &tt, &m, NULL, e, sizeof e)) {
+      CHECK(0, "%s loads and parses", pr[i].expr);
+      continue;
+    }
+    gasp_str s, plain;
+    gasp_str_init(&s);
+    gasp_str_init(&plain);
+    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, pr[i].form, pr[i].style, &s);
+    CHECK(!strncmp(s.data, pr[i].want, strlen(pr[i].want)), "%s in prose style %u:\n    '%s'\n    want '%s'",
+          pr[i].expr, pr[i].style, s.data, pr[i].want);
+    /* the notes are those of the same wording without prose */
+    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, pr[i].form,
+                                pr[i].style & ~(GASP_CORPUS_STYLE_PROSE | GASP_CORPUS_STYLE_PROSE_ALT), &plain);
+    const char *n1 = strchr(s.data, '\n'), *n2 = strchr(plain.data, '\n');
+    if (strchr(pr[i].want, '\n') && strstr(pr[i].want, "order:") == NULL)
+      CHECK(n1 && n2 && !strcmp(n1, n2), "%s: prose changes only the computation's line", pr[i].expr);
+    gasp_str_free(&s);
+    gasp_str_free(&plain);
+    gasp_task_free(&tt);
+  }
   /* the generator's own form and the seven a reword can give: all different texts */
   gasp_task t;
   const char *ex = "(fma.f32 c (sub.f32 b a) (mul.f32 a 0.5))";
