@@ -687,6 +687,21 @@ static int snippet_task(const char *ins, const char *out, const char *expr, gasp
   return load_expr_task(y, expr, t);
 }
 
+/* snippet_task and its map parsed; a failure is checked (and so reported) here. 0 when both are loaded. */
+static int snippet_map(const char *ins, const char *out, const char *expr, gasp_task *t, gasp_map *m) {
+  char e[160];
+  if (snippet_task(ins, out, expr, t)) {
+    CHECK(0, "%s loads", expr);
+    return -1;
+  }
+  if (gasp_map_parse(expr, t, m, NULL, e, sizeof e)) {
+    CHECK(0, "%s parses: %s", expr, e);
+    gasp_task_free(t);
+    return -1;
+  }
+  return 0;
+}
+
 /* Other wordings of one task (gasp corpus reword): form 6 in the benchmark's words, every form different, the
  * renamed registers everywhere in the text and the map unchanged under them. */
 static void rewording(void) {
@@ -706,11 +721,7 @@ static void rewording(void) {
   for (size_t i = 0; i < sizeof f6 / sizeof f6[0]; i++) {
     gasp_task t;
     gasp_map m;
-    char e[160];
-    if (snippet_task(f6[i].ins, f6[i].type, f6[i].expr, &t) || gasp_map_parse(f6[i].expr, &t, &m, NULL, e, sizeof e)) {
-      CHECK(0, "%s loads and parses", f6[i].expr);
-      continue;
-    }
+    if (snippet_map(f6[i].ins, f6[i].type, f6[i].expr, &t, &m)) continue;
     gasp_str s;
     gasp_str_init(&s);
     gasp_corpus_describe_form(&m, &t, GASP_RENDER_SNIPPET, 6, &s);
@@ -739,14 +750,10 @@ static void rewording(void) {
   for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
     gasp_task tt;
     gasp_map m;
-    char e[160];
     const char *ty = strstr(st[i].expr, ".s32") ? "s32" : "f32";
     char ins[40];
     snprintf(ins, sizeof ins, "a:%s,b:%s", ty, ty);
-    if (snippet_task(ins, ty, st[i].expr, &tt) || gasp_map_parse(st[i].expr, &tt, &m, NULL, e, sizeof e)) {
-      CHECK(0, "%s loads and parses", st[i].expr);
-      continue;
-    }
+    if (snippet_map(ins, ty, st[i].expr, &tt, &m)) continue;
     gasp_str s;
     gasp_str_init(&s);
     gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, st[i].form ? st[i].form : 5, st[i].style, &s);
@@ -779,11 +786,7 @@ static void rewording(void) {
   for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
     gasp_task tt;
     gasp_map m;
-    char e[160];
-    if (snippet_task(pr[i].ins, pr[i].type, pr[i].expr, &tt) || gasp_map_parse(pr[i].expr, &tt, &m, NULL, e, sizeof e)) {
-      CHECK(0, "%s loads and parses", pr[i].expr);
-      continue;
-    }
+    if (snippet_map(pr[i].ins, pr[i].type, pr[i].expr, &tt, &m)) continue;
     gasp_str s, plain;
     gasp_str_init(&s);
     gasp_str_init(&plain);
