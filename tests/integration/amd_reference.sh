@@ -61,6 +61,15 @@ if "$GASP" targets | grep -q "gfx1030.*AMD emulator"; then
   expect_rc 0 "a good body on gfx1100" "$GASP" run --target gfx1100 --task vector_add "$D/vector_add.gfx1100.s"
   expect_rc 0 "a good body on gfx900" "$GASP" run --target gfx900 --task vector_add "$D/vector_add.gfx900.s"
   expect_rc 0 "a snippet on gfx1030" "$GASP" run --target gfx1030 --task add_f32 "$D/add_f32.snippet.s"
+  # v_sqrt_f32 and v_rcp_f32 are 1 ulp on the GPU and ignore denormals: alone they are no IEEE square root or
+  # quotient. A correctly rounded emulator passed them (a false pass); clang's refined sqrt must still pass.
+  for g in gfx900 gfx1030 gfx1100; do
+    printf '```amdgcn\nv_sqrt_f32_e32 v3, v2\n```\n' >"$TMP/sqrt1.s"
+    expect_rc 1 "a bare v_sqrt_f32 for sqrt_f32 on $g" "$GASP" run --target $g --task sqrt_f32 "$TMP/sqrt1.s"
+    grep -q "^wrong: " "$TMP/out" && ok || { bad "a bare v_sqrt_f32 is wrong on $g"; cat "$TMP/out" "$TMP/err"; }
+  done
+  "$GASP" bench --target gfx1030 --backend reference --tasks sqrt_f32 -q -o "$TMP/sqref.jsonl" >/dev/null 2>&1
+  grep -q '"class":"pass"' "$TMP/sqref.jsonl" && ok || { bad "clang's sqrt_f32 passes"; cut -c1-600 "$TMP/sqref.jsonl"; }
   mkdir -p "$TMP/ans" && cp "$D/bad_waitcnt.gfx1030.s" "$TMP/ans/vector_add.0.txt"
   "$GASP" bench --target gfx1030 --backend files --answers "$TMP/ans" --tasks vector_add -q -o "$TMP/norw.jsonl" >/dev/null 2>&1
   grep -q '"class":"hazard"' "$TMP/norw.jsonl" && ok || bad "a missing s_waitcnt is a hazard"
