@@ -130,6 +130,26 @@ assert all(p["verified"] is True and ".amdhsa_kernel" not in p["completion"] and
 PY
 done
 
+# f32 division and sqrt (IEEE): clang's refined sequences as snippets, verified where v_rcp_f32 and v_sqrt_f32 give
+# the other faithful rounding (the GPU's 1 ulp), on wave64 and wave32
+mkdir -p "$TMP/fdiv/amdgcn" && cp "$TMP/dall/amdgcn/gasp_amd.h" "$TMP/fdiv/amdgcn/"
+nf=0
+for f in $(grep -l 'map: ".*(\(div\|sqrt\)\.f32' "$TMP/dall"/*.yaml | head -12); do
+  b=${f##*/}; b=${b%.yaml}
+  cp "$f" "$TMP/fdiv/" && cp "$TMP/dall/amdgcn/$b.cl" "$TMP/fdiv/amdgcn/" && nf=$((nf + 1))
+done
+[ "$nf" -ge 6 ] && ok || bad "f32 division and sqrt tasks generated: $nf"
+for T in gfx900 gfx1030; do
+  expect_rc 0 "corpus build $T, f32 division and sqrt" "$GASP" corpus build --target $T --tasks-dir "$TMP/fdiv" -o "$TMP/fdiv-$T.jsonl" --workers 2 -q
+  python3 - "$TMP/fdiv-$T.jsonl" "$nf" <<'PY' && ok || bad "$T: every f32 division and sqrt task a verified refined snippet"
+import json, sys
+ps = [json.loads(l) for l in open(sys.argv[1])]
+assert len(ps) == int(sys.argv[2]), (len(ps), sys.argv[2])
+assert all(p["verified"] is True and ".amdhsa_kernel" not in p["completion"] for p in ps)
+assert all("v_div_fixup_f32" in p["completion"] or "v_cmp_class_f32" in p["completion"] for p in ps)
+PY
+done
+
 # PTX without a GPU: nothing is written unless --allow-unverified (then marked unverified, assembled by ptxas)
 if [ -n "${GASP_NO_GPU:-}" ] || ! gpu_here; then
   if command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null 2>&1; then

@@ -219,7 +219,21 @@ static void snippet_translation(void) {
        "v_lshrrev_b32_e32 v9, 31, v8\nv_add_u32_e32 v7, v8, v9\nv_mov_b32_e32 v9, 0x7\nv_mul_lo_u32 v9, v7, v9\n"
        "v_sub_u32_e32 v5, v2, v9\n"},
       {g10, adu, "div.u32 %d, %a, %b;", NULL},            /* a divisor in a register: no magic number */
-      {g10, add, "sqrt.rn.f32 %d, %a;", NULL},            /* IEEE sqrt: no single AMD instruction */
+      /* IEEE sqrt and division: clang-19's refined sequences (its sqrt_f32 kernel's, its fdiv's), which pass in the
+       * emulator whose v_sqrt/v_rcp give the other faithful rounding (tests/integration/amd_reference.sh) */
+      {g10, add, "sqrt.rn.f32 %d, %a;",
+       "v_mul_f32_e32 v7, 0x4f800000, v2\nv_cmp_gt_f32_e32 vcc_lo, 0xf800000, v2\nv_cndmask_b32_e32 v7, v2, v7, vcc_lo\n"
+       "v_sqrt_f32_e32 v8, v7\nv_add_nc_u32_e32 v9, -1, v8\nv_add_nc_u32_e32 v10, 1, v8\nv_fma_f32 v11, -v9, v8, v7\n"
+       "v_fma_f32 v12, -v10, v8, v7\nv_cmp_ge_f32_e64 s32, 0, v11\nv_cndmask_b32_e64 v8, v8, v9, s32\n"
+       "v_cmp_lt_f32_e64 s32, 0, v12\nv_cndmask_b32_e64 v8, v8, v10, s32\nv_mul_f32_e32 v9, 0x37800000, v8\n"
+       "v_cndmask_b32_e32 v8, v8, v9, vcc_lo\nv_mov_b32_e32 v9, 0x260\nv_cmp_class_f32_e32 vcc_lo, v7, v9\n"
+       "v_cndmask_b32_e32 v4, v8, v7, vcc_lo\n"},
+      {g9, add, "div.rn.f32 %d, %a, %b;",
+       "v_div_scale_f32 v7, s[32:33], v3, v3, v2\nv_rcp_f32_e32 v8, v7\nv_div_scale_f32 v9, vcc, v2, v3, v2\n"
+       "v_fma_f32 v10, -v7, v8, 1.0\nv_fma_f32 v8, v10, v8, v8\nv_mul_f32_e32 v10, v9, v8\nv_fma_f32 v11, -v7, v10, v9\n"
+       "v_fma_f32 v10, v11, v8, v10\nv_fma_f32 v7, -v7, v10, v9\nv_div_fmas_f32 v7, v7, v8, v10\n"
+       "v_div_fixup_f32 v4, v7, v3, v2\n"},
+      {g10, add, "sqrt.approx.f32 %d, %a;", NULL},        /* an approximation the task would not ask for */
       {g10, add, "add.ftz.f32 %d, %a, %b;", NULL},        /* flush-to-zero: the harness keeps denormals */
       {g10, add, "ld.global.f32 %d, [%a];", NULL},         /* memory */
       {g10, add, "@%p add.f32 %d, %a, %b;", NULL},         /* predication */

@@ -3,8 +3,8 @@
  * free VGPR, predicates in s32.. (wave32) or s[32:33].. (wave64) -- the registers the AMD snippet prompt
  * offers (amdgcn.c, amd_constraints). It gives the reference backend and the training corpus a short answer in
  * the form the prompt asks for instead of clang's complete kernel. Anything outside the mapped subset (64-bit
- * types, memory, branches, IEEE sqrt/div, which AMD only reaches through long sequences; integer division only
- * by a constant) returns NULL and the
+ * types, memory, branches; integer division only by a constant; IEEE sqrt and division of f32 become clang's
+ * refined sequences) returns NULL and the
  * caller keeps clang's source. The result is judged like any answer, so a mistranslation fails the task's
  * own verification rather than passing silently (the reference bench runs every snippet task). */
 #include <ctype.h>
@@ -272,6 +272,51 @@ static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
     uint32_t dv;
     if (d < 0 || x < 0 || operand(c, ops[2], 0, &v, &dv) || v >= 0) return -1; /* a constant divisor only */
     return emit_divrem(c, !strcmp(op, "rem"), s, d, x, dv);
+  }
+  /* IEEE sqrt.rn.f32 and div.rn.f32: v_sqrt_f32 and v_rcp_f32 are 1 ulp and ignore denormals, so clang's refined
+   * sequences (LLVM's lowering, as clang-19 emits them with denormals on; the emulator gives the other faithful
+   * rounding of v_sqrt/v_rcp, so a sequence that did not refine would fail its task). sqrt: x below 2^-96
+   * scaled by 2^32, s = v_sqrt_f32, s - 1 ulp or s + 1 ulp where the residual fma(-s', s, x) says, scaled back
+   * by 2^-16, zeros and +inf passed through (class mask 0x260). Division: v_div_scale, a Newton step on
+   * v_rcp_f32, v_div_fmas and v_div_fixup. The scale mask is in VCC, a compare's in the first SGPR after the
+   * predicates; the class mask goes through a VGPR (GFX9's VOP3 takes no literal). */
+  if ((!strcmp(op, "sqrt") || !strcmp(op, "div")) && f && np == 3 && !strcmp(parts[1], "rn")) {
+    int sq = !strcmp(op, "sqrt");
+    if (nops != (sq ? 2 : 3)) return -1;
+    int x = vreg_of(c, ops[1], 1, 0), y = sq ? 0 : vreg_of(c, ops[2], 1, 1);
+    int t = c->tmp_v + 2, sm = c->next_s; /* t .. t+5: six temporaries */
+    if (d < 0 || x < 0 || y < 0 || t + 5 > 63 || sm + (c->a->wave64 ? 2 : 1) > 48) return -1;
+    const char *vcc = c->a->wave64 ? "vcc" : "vcc_lo";
+    char sg[32];
+    if (c->a->wave64) snprintf(sg, sizeof sg, "s[%d:%d]", sm, sm + 1);
+    else snprintf(sg, sizeof sg, "s%d", sm);
+    gasp_str *o = &c->out;
+    if (sq) {
+      gasp_str_printf(o, "v_mul_f32_e32 v%d, 0x4f800000, v%d\nv_cmp_gt_f32_e32 %s, 0xf800000, v%d\n", t, x, vcc, x);
+      gasp_str_printf(o, "v_cndmask_b32_e32 v%d, v%d, v%d, %s\nv_sqrt_f32_e32 v%d, v%d\n", t, x, t, vcc, t + 1, t);
+      gasp_str_printf(o, "%s_e32 v%d, -1, v%d\n%s_e32 v%d, 1, v%d\n", add_u, t + 2, t + 1, add_u, t + 3, t + 1);
+      /* both residuals from s before either choice changes it */
+      gasp_str_printf(o, "v_fma_f32 v%d, -v%d, v%d, v%d\nv_fma_f32 v%d, -v%d, v%d, v%d\n", t + 4, t + 2, t + 1, t, t + 5,
+                      t + 3, t + 1, t);
+      gasp_str_printf(o, "v_cmp_ge_f32_e64 %s, 0, v%d\nv_cndmask_b32_e64 v%d, v%d, v%d, %s\n", sg, t + 4, t + 1, t + 1,
+                      t + 2, sg);
+      gasp_str_printf(o, "v_cmp_lt_f32_e64 %s, 0, v%d\nv_cndmask_b32_e64 v%d, v%d, v%d, %s\n", sg, t + 5, t + 1, t + 1,
+                      t + 3, sg);
+      gasp_str_printf(o, "v_mul_f32_e32 v%d, 0x37800000, v%d\nv_cndmask_b32_e32 v%d, v%d, v%d, %s\n", t + 2, t + 1,
+                      t + 1, t + 1, t + 2, vcc);
+      gasp_str_printf(o, "v_mov_b32_e32 v%d, 0x260\nv_cmp_class_f32_e32 %s, v%d, v%d\nv_cndmask_b32_e32 v%d, v%d, v%d, %s\n",
+                      t + 2, vcc, t, t + 2, d, t + 1, t, vcc);
+    } else {
+      gasp_str_printf(o, "v_div_scale_f32 v%d, %s, v%d, v%d, v%d\nv_rcp_f32_e32 v%d, v%d\n", t, sg, y, y, x, t + 1, t);
+      gasp_str_printf(o, "v_div_scale_f32 v%d, %s, v%d, v%d, v%d\n", t + 2, vcc, x, y, x);
+      gasp_str_printf(o, "v_fma_f32 v%d, -v%d, v%d, 1.0\nv_fma_f32 v%d, v%d, v%d, v%d\n", t + 3, t, t + 1, t + 1, t + 3,
+                      t + 1, t + 1);
+      gasp_str_printf(o, "v_mul_f32_e32 v%d, v%d, v%d\nv_fma_f32 v%d, -v%d, v%d, v%d\nv_fma_f32 v%d, v%d, v%d, v%d\n",
+                      t + 3, t + 2, t + 1, t + 4, t, t + 3, t + 2, t + 3, t + 4, t + 1, t + 3);
+      gasp_str_printf(o, "v_fma_f32 v%d, -v%d, v%d, v%d\nv_div_fmas_f32 v%d, v%d, v%d, v%d\nv_div_fixup_f32 v%d, v%d, v%d, v%d\n",
+                      t, t, t + 3, t + 2, t, t, t + 1, t + 3, d, t, y, x);
+    }
+    return 0;
   }
   if (!strcmp(op, "setp") && np == 3 && nops == 3) {
     char tc = !strcmp(ty, "f32") ? 'f' : !strcmp(ty, "s32") ? 'i' : !strcmp(ty, "u32") ? 'u' : 0;
