@@ -110,44 +110,32 @@ grep -q '= 1 + ' "$D/amdgcn/$victim.cl" && ok || bad "the mutation applied to $v
 grep -q "\"task\":\"$victim\"" "$TMP/m.jsonl" && bad "the wrong reference of $victim entered the corpus" || ok
 grep -q '"class":"wrong"' "$TMP/m.jsonl.results.jsonl" && ok || bad "the wrong reference is classified wrong: $(cut -c1-300 "$TMP/m.jsonl.results.jsonl")"
 
-# integer division and remainder by a constant: the reference's AMD answer is a short snippet (a magic-number
-# multiply, src/target/amdgcn/amd_snippet.c), and it passes the emulator's verification on GFX9 and GFX10
+# AMD answers that are short snippets where clang's would be whole kernels, each verified by the emulator on GFX9
+# (wave64) and GFX10 (wave32), src/target/amdgcn/amd_snippet.c:
+#   div  integer division and remainder by a constant: a magic-number multiply
+#   fdiv f32 division and IEEE sqrt: clang's refined sequences, where v_rcp_f32 and v_sqrt_f32 give the other
+#        faithful rounding (the GPU's 1 ulp)
 expect_rc 0 "corpus gen for division" "$GASP" corpus gen --seed 5 --count 1500 --families ew_op,ew_idiom -o "$TMP/dall"
-mkdir -p "$TMP/div/amdgcn" && cp "$TMP/dall/amdgcn/gasp_amd.h" "$TMP/div/amdgcn/"
-ndiv=0
-for f in $(grep -l 'map: "(\(div\|rem\)\.[su]32' "$TMP/dall"/*.yaml | head -16); do
-  b=${f##*/}; b=${b%.yaml}
-  cp "$f" "$TMP/div/" && cp "$TMP/dall/amdgcn/$b.cl" "$TMP/div/amdgcn/" && ndiv=$((ndiv + 1))
-done
-[ "$ndiv" -ge 8 ] && ok || bad "division tasks generated: $ndiv"
-for T in gfx900 gfx1030; do
-  expect_rc 0 "corpus build $T, division" "$GASP" corpus build --target $T --tasks-dir "$TMP/div" -o "$TMP/div-$T.jsonl" --workers 2 -q
-  python3 - "$TMP/div-$T.jsonl" "$ndiv" <<'PY' && ok || bad "$T: every division task a verified snippet pair"
+for c in 'div;(\(div\|rem\)\.[su]32;16;8;v_mul_hi_' 'fdiv;.*(\(div\|sqrt\)\.f32;12;6;v_div_fixup_f32\|v_cmp_class_f32'; do
+  IFS=';' read -r n re most least marker <<<"$c"
+  mkdir -p "$TMP/$n/amdgcn" && cp "$TMP/dall/amdgcn/gasp_amd.h" "$TMP/$n/amdgcn/"
+  k=0
+  for f in $(grep -l "map: \"$re" "$TMP/dall"/*.yaml | head -"$most"); do
+    b=${f##*/}; b=${b%.yaml}
+    cp "$f" "$TMP/$n/" && cp "$TMP/dall/amdgcn/$b.cl" "$TMP/$n/amdgcn/" && k=$((k + 1))
+  done
+  [ "$k" -ge "$least" ] && ok || bad "$n tasks generated: $k"
+  for T in gfx900 gfx1030; do
+    expect_rc 0 "corpus build $T, $n" "$GASP" corpus build --target $T --tasks-dir "$TMP/$n" -o "$TMP/$n-$T.jsonl" --workers 2 -q
+    python3 - "$TMP/$n-$T.jsonl" "$k" "$marker" <<'PY' && ok || bad "$T: every $n task a verified snippet pair"
 import json, sys
 ps = [json.loads(l) for l in open(sys.argv[1])]
 assert len(ps) == int(sys.argv[2]), (len(ps), sys.argv[2])
-assert all(p["verified"] is True and ".amdhsa_kernel" not in p["completion"] and "v_mul_hi_" in p["completion"] for p in ps)
-PY
-done
-
-# f32 division and sqrt (IEEE): clang's refined sequences as snippets, verified where v_rcp_f32 and v_sqrt_f32 give
-# the other faithful rounding (the GPU's 1 ulp), on wave64 and wave32
-mkdir -p "$TMP/fdiv/amdgcn" && cp "$TMP/dall/amdgcn/gasp_amd.h" "$TMP/fdiv/amdgcn/"
-nf=0
-for f in $(grep -l 'map: ".*(\(div\|sqrt\)\.f32' "$TMP/dall"/*.yaml | head -12); do
-  b=${f##*/}; b=${b%.yaml}
-  cp "$f" "$TMP/fdiv/" && cp "$TMP/dall/amdgcn/$b.cl" "$TMP/fdiv/amdgcn/" && nf=$((nf + 1))
-done
-[ "$nf" -ge 6 ] && ok || bad "f32 division and sqrt tasks generated: $nf"
-for T in gfx900 gfx1030; do
-  expect_rc 0 "corpus build $T, f32 division and sqrt" "$GASP" corpus build --target $T --tasks-dir "$TMP/fdiv" -o "$TMP/fdiv-$T.jsonl" --workers 2 -q
-  python3 - "$TMP/fdiv-$T.jsonl" "$nf" <<'PY' && ok || bad "$T: every f32 division and sqrt task a verified refined snippet"
-import json, sys
-ps = [json.loads(l) for l in open(sys.argv[1])]
-assert len(ps) == int(sys.argv[2]), (len(ps), sys.argv[2])
+marks = sys.argv[3].split("\\|")
 assert all(p["verified"] is True and ".amdhsa_kernel" not in p["completion"] for p in ps)
-assert all("v_div_fixup_f32" in p["completion"] or "v_cmp_class_f32" in p["completion"] for p in ps)
+assert all(any(m in p["completion"] for m in marks) for p in ps), [p["completion"][:200] for p in ps]
 PY
+  done
 done
 
 # PTX without a GPU: nothing is written unless --allow-unverified (then marked unverified, assembled by ptxas)
