@@ -113,7 +113,7 @@ grep -q '"class":"wrong"' "$TMP/m.jsonl.results.jsonl" && ok || bad "the wrong r
 # AMD answers that are short snippets where clang's would be whole kernels, each verified by the emulator on GFX9
 # (wave64) and GFX10 (wave32), src/target/amdgcn/amd_snippet.c:
 #   div  integer division and remainder by a constant: a magic-number multiply
-#   fdiv f32 division and IEEE sqrt: clang's refined sequences, where v_rcp_f32 and v_sqrt_f32 give the other
+#   fdiv f32 division and IEEE sqrt: clang's refined sequences, where v_sqrt_f32 gives the other
 #        faithful rounding (the GPU's 1 ulp)
 expect_rc 0 "corpus gen for division" "$GASP" corpus gen --seed 5 --count 1500 --families ew_op,ew_idiom -o "$TMP/dall"
 for c in 'div;(\(div\|rem\)\.[su]32;16;8;v_mul_hi_' 'fdiv;.*(\(div\|sqrt\)\.f32;12;6;v_div_fixup_f32\|v_cmp_class_f32'; do

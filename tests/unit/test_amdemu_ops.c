@@ -176,9 +176,9 @@ static uint32_t fmin3nan(uint32_t a, uint32_t b, uint32_t c) {
 }
 R1(r_med3f, O(isnan(F(x)) || isnan(F(y)) || isnan(F(z)) ? fmin3nan(x, y, z) : fmed(x, y, z), 0))
 
-/* v_sqrt_f32 and v_rcp_f32: the other faithful rounding where the result is inexact (the emulator gives the 1-ulp
- * result the GPU may give, not the correctly rounded one), denormal inputs and results flushed. Worked out here
- * in double: a float's square and its product with a float are exact in double. */
+/* v_sqrt_f32: the other faithful rounding where the root is inexact (the emulator gives the 1-ulp result the GPU
+ * may give, not the correctly rounded one), denormal inputs flushed. Worked out here in double, where a float's
+ * square is exact. */
 static uint32_t other_neighbour(float r, double exact_minus_r_sign) {
   if (exact_minus_r_sign == 0) return U(r);
   float g = nextafterf(r, exact_minus_r_sign > 0 ? INFINITY : -INFINITY);
@@ -191,14 +191,6 @@ static out2 r_sqrt1(in4 a, unsigned lane, unsigned ws, const in4 *all, unsigned 
   double d = (double)x - (double)r * (double)r; /* exact - r has the sign of x - r*r */
   return O(flushd(other_neighbour(r, d)), 0);
 }
-static out2 r_rcp1(in4 a, unsigned lane, unsigned ws, const in4 *all, unsigned gen) {
-  (void)lane; (void)ws; (void)all; (void)gen;
-  float x = F(flushd(a.x)), r = 1.0f / x;
-  if (isnan(r) || isinf(r) || r == 0) return O(flushd(U(r)), 0);
-  double p = 1.0 - (double)r * (double)x; /* 1/x - r = p / x */
-  return O(flushd(other_neighbour(r, x > 0 ? p : -p)), 0);
-}
-
 #define ALL 7
 #define G10 6
 
@@ -317,8 +309,6 @@ static const op_case cases[] = {
     {"v_med3_f32", POOL_F, ALL, "v_med3_f32 v5, v1, v2, v3", NULL, r_med3f, -1, 0},
     {"v_sqrt_f32 (1 ulp)", POOL_FDX, ALL, "v_sqrt_f32 v5, v1", NULL, r_sqrt1, -1, 0},
     {"v_sqrt_f32 (1 ulp, edges)", POOL_F, ALL, "v_sqrt_f32 v5, v1", NULL, r_sqrt1, -1, 0},
-    {"v_rcp_f32 (1 ulp)", POOL_FDX, ALL, "v_rcp_f32 v5, v1", NULL, r_rcp1, -1, 0},
-    {"v_rcp_f32 (1 ulp, edges)", POOL_F, ALL, "v_rcp_f32 v5, v1", NULL, r_rcp1, -1, 0},
 };
 
 static const uint32_t f_edges[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,

@@ -220,7 +220,7 @@ static void snippet_translation(void) {
        "v_sub_u32_e32 v5, v2, v9\n"},
       {g10, adu, "div.u32 %d, %a, %b;", NULL},            /* a divisor in a register: no magic number */
       /* IEEE sqrt and division: clang-19's refined sequences (its sqrt_f32 kernel's, its fdiv's), which pass in the
-       * emulator whose v_sqrt/v_rcp give the other faithful rounding (tests/integration/amd_reference.sh) */
+       * emulator whose v_sqrt_f32 gives the other faithful rounding (tests/integration/amd_reference.sh) */
       {g10, add, "sqrt.rn.f32 %d, %a;",
        "v_mul_f32_e32 v7, 0x4f800000, v2\nv_cmp_gt_f32_e32 vcc_lo, 0xf800000, v2\nv_cndmask_b32_e32 v7, v2, v7, vcc_lo\n"
        "v_sqrt_f32_e32 v8, v7\nv_add_nc_u32_e32 v9, -1, v8\nv_add_nc_u32_e32 v10, 1, v8\nv_fma_f32 v11, -v9, v8, v7\n"

@@ -275,7 +275,7 @@ static int emit(sn_ctx *c, char **parts, int np, char **ops, int nops) {
   }
   /* IEEE sqrt.rn.f32 and div.rn.f32: v_sqrt_f32 and v_rcp_f32 are 1 ulp and ignore denormals, so clang's refined
    * sequences (LLVM's lowering, as clang-19 emits them with denormals on; the emulator gives the other faithful
-   * rounding of v_sqrt/v_rcp, so a sequence that did not refine would fail its task). sqrt: x below 2^-96
+   * rounding of v_sqrt_f32, so a sqrt that did not refine would fail its task). sqrt: x below 2^-96
    * scaled by 2^32, s = v_sqrt_f32, s - 1 ulp or s + 1 ulp where the residual fma(-s', s, x) says, scaled back
    * by 2^-16, zeros and +inf passed through (class mask 0x260). Division: v_div_scale, a Newton step on
    * v_rcp_f32, v_div_fmas and v_div_fixup. The scale mask is in VCC, a compare's in the first SGPR after the
