@@ -204,11 +204,7 @@ static void temp_name(const desc_ctx *c, int k, char *buf, size_t cap) {
   snprintf(buf, cap, "t%d", k);
 }
 
-/* The PROSE style (gasp corpus reword): an operation in words, as people describe the ones with no infix symbol
- * ("the number of 1 bits in %a", "%a converted to single precision", "the square root of %a"; the benchmark's
- * popc_b32, cvt_f32_s32 and sqrt_f32 read so). A model that wrote popc.b32 for "%d = popc(%a)" wrote xor.b32 for
- * the same computation in words (tools/train/README.md, "The seventh run"). alt picks the second of two phrasings.
- * Returns 0 for an operation written with its symbol in every style. */
+/* A type in the PROSE style's words: as a noun ("32-bit signed integer %a") or what a value is converted to */
 static const char *prose_type(gasp_map_type t, int noun) {
   switch (t) {
   case GASP_MT_F32: return noun ? "single precision value" : "single precision";
@@ -219,6 +215,11 @@ static const char *prose_type(gasp_map_type t, int noun) {
   }
 }
 
+/* The PROSE style (gasp corpus reword): an operation in words, as people describe the ones with no infix symbol
+ * ("the number of 1 bits in %a", "%a converted to single precision", "the square root of %a"; the benchmark's
+ * popc_b32, cvt_f32_s32 and sqrt_f32 read so). A model that wrote popc.b32 for "%d = popc(%a)" wrote xor.b32 for
+ * the same computation in words (tools/train/README.md, "The seventh run"). alt picks the second of two phrasings.
+ * Returns 0 for an operation written with its symbol in every style. */
 static int prose_op(const gasp_map_node *n, int alt, const char *a, const char *b, const char *z, gasp_str *e) {
   const char *and31 = words_style ? "AND" : "&";
   switch (n->op) {
@@ -265,6 +266,11 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
   c->used_op[n->op] = 1;
   gasp_map_type ot = n->type == GASP_MT_PRED ? n->src : n->type;
   c->used_type[ot] = 1;
+  if (n->op == GASP_MOP_CVT) { /* what a conversion's notes say, in symbols or words alike */
+    if (is_float_t(n->type)) c->cvt_to_float = 1;
+    else c->cvt_to_int = 1;
+    c->used_type[n->src] = 1;
+  }
   if (n->op != GASP_MOP_CVT && n->op != GASP_MOP_SEL) {
     if (is_float_t(ot)) c->fop[n->op] = 1;
     else {
@@ -277,11 +283,6 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
   }
   const char *a = n->nkids > 0 ? k[0].data : "", *b = n->nkids > 1 ? k[1].data : "", *z = n->nkids > 2 ? k[2].data : "";
   const char *bin = bin_text(n->op);
-  if (c->prose && n->op == GASP_MOP_CVT) {
-    if (is_float_t(n->type)) c->cvt_to_float = 1;
-    else c->cvt_to_int = 1;
-    c->used_type[n->src] = 1;
-  }
   if (c->prose && prose_op(n, c->prose == 2, a, b, z, e)) {
     /* written in words */
   } else if (bin) gasp_str_printf(e, "%s%s%s", a, bin, b);
@@ -300,12 +301,7 @@ static void desc_op(desc_ctx *c, int id, gasp_str *e) {
     gasp_str_printf(e, "%s %s %s", a, cmp_sym(n->op), b);
     break;
   case GASP_MOP_SEL: gasp_str_printf(e, "(%s) ? %s : %s", a, b, z); break;
-  case GASP_MOP_CVT:
-    if (is_float_t(n->type)) c->cvt_to_float = 1;
-    else c->cvt_to_int = 1;
-    c->used_type[n->src] = 1;
-    gasp_str_printf(e, "%s(%s)", gasp_map_type_name(n->type), a);
-    break;
+  case GASP_MOP_CVT: gasp_str_printf(e, "%s(%s)", gasp_map_type_name(n->type), a); break;
   default: break;
   }
   for (int i = 0; i < n->nkids; i++) gasp_str_free(&k[i]);
