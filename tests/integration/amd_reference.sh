@@ -61,8 +61,8 @@ if "$GASP" targets | grep -q "gfx1030.*AMD emulator"; then
   expect_rc 0 "a good body on gfx1100" "$GASP" run --target gfx1100 --task vector_add "$D/vector_add.gfx1100.s"
   expect_rc 0 "a good body on gfx900" "$GASP" run --target gfx900 --task vector_add "$D/vector_add.gfx900.s"
   expect_rc 0 "a snippet on gfx1030" "$GASP" run --target gfx1030 --task add_f32 "$D/add_f32.snippet.s"
-  # v_sqrt_f32 and v_rcp_f32 are 1 ulp on the GPU and ignore denormals: alone they are no IEEE square root or
-  # quotient. A correctly rounded emulator passed them (a false pass); clang's refined sqrt must still pass.
+  # v_sqrt_f32 is 1 ulp on the GPU and ignores denormals: alone it is no IEEE square root. A correctly rounded
+  # emulator passed it (a false pass); clang's refined sqrt must still pass.
   for g in gfx900 gfx1030 gfx1100; do
     printf '```amdgcn\nv_sqrt_f32_e32 v3, v2\n```\n' >"$TMP/sqrt1.s"
     expect_rc 1 "a bare v_sqrt_f32 for sqrt_f32 on $g" "$GASP" run --target $g --task sqrt_f32 "$TMP/sqrt1.s"

@@ -179,17 +179,13 @@ R1(r_med3f, O(isnan(F(x)) || isnan(F(y)) || isnan(F(z)) ? fmin3nan(x, y, z) : fm
 /* v_sqrt_f32: the other faithful rounding where the root is inexact (the emulator gives the 1-ulp result the GPU
  * may give, not the correctly rounded one), denormal inputs flushed. Worked out here in double, where a float's
  * square is exact. */
-static uint32_t other_neighbour(float r, double exact_minus_r_sign) {
-  if (exact_minus_r_sign == 0) return U(r);
-  float g = nextafterf(r, exact_minus_r_sign > 0 ? INFINITY : -INFINITY);
-  return isinf(g) ? U(r) : U(g);
-}
 static out2 r_sqrt1(in4 a, unsigned lane, unsigned ws, const in4 *all, unsigned gen) {
   (void)lane; (void)ws; (void)all; (void)gen;
   float x = F(flushd(a.x)), r = sqrtf(x);
-  if (isnan(r) || isinf(r) || r == 0) return O(flushd(U(r)), 0);
-  double d = (double)x - (double)r * (double)r; /* exact - r has the sign of x - r*r */
-  return O(flushd(other_neighbour(r, d)), 0);
+  double d = (double)x - (double)r * (double)r; /* the exact root - r has the sign of x - r*r */
+  if (isnan(r) || isinf(r) || r == 0 || d == 0) return O(U(r), 0);
+  float g = nextafterf(r, d > 0 ? INFINITY : -INFINITY);
+  return O(U(isinf(g) ? r : g), 0);
 }
 #define ALL 7
 #define G10 6
