@@ -479,10 +479,15 @@ int emu_valu(S *st, emu_wave *w, const emu_insn *in, uint64_t m) {
       break;
     }
     case EMU_OP_V_DIV_FIXUP_F32: F3; LANES d[l] = fres(st, in, div_fixup(uf(a[l]), uf(b[l]), uf(c[l]))); break;
-    /* v_rcp, v_rsq, v_exp, v_log stay correctly rounded for now: with v_rcp_f32 given the other faithful rounding,
-     * clang's own fdiv sequence failed 1 of 5,267 generated tasks (g_ew_seq_3178 of --seed 51: 10 quotients 1 ulp
-     * low), so either the emulator's v_div_* path or the GPU's rcp error bound needs a closer look first. A bare
-     * v_rcp_f32 for 1/x may still pass here. */
+    /* v_rcp, v_rsq, v_exp, v_log stay correctly rounded. v_rcp_f32 cannot take the other faithful rounding, as
+     * v_sqrt_f32 does: clang's f32 division (div_scale, rcp, two Newton fmas, div_fmas, div_fixup) is then wrong on
+     * near-tie denominators. 1/0x1.fffffep-1 is 1 + 2^-24 + 2^-48: a 1-ulp rcp may give 1.0, the Newton step
+     * fma(2^-24, 1, 1) ties back to 1.0, and n/d comes out as n (1 ulp low). Simulated with this file's v_div_*
+     * functions: 22,198 of 20M operand pairs (every exponent, edges) wrong so, 0 with a correctly rounded rcp; the
+     * same sequence in plain fmas on normal operands: 0 wrong either way. The GPU must round these cases right, as
+     * the sequence is LLVM's correctly rounded division; the fdiv rows of test_amdemu_ops hold 0x3f7fffff. A bare
+     * v_rcp_f32 for 1/x passes here; a 1-ulp error is within a generated task's tolerance (rel 1e-6) unless a later
+     * subtraction cancels. */
     FOP1(EMU_OP_V_RCP_F32, 1.0f / x)
     FOP1(EMU_OP_V_RCP_IFLAG_F32, 1.0f / x)
     FOP1(EMU_OP_V_RSQ_F32, 1.0f / sqrtf(x))
