@@ -21,7 +21,8 @@ for tgz in ${PTX_TASKS:-${L0_TASKS:-}}; do
   [ "${PTX_KEEP:-0}" = 1 ] && [ -s "$W/$n-ptx-sm90.jsonl" ] && continue
   rm -rf "$W/pt-$n" && mkdir -p "$W/pt-$n" && untar "$R/.dev/carry/$tgz" "$W/pt-$n" || exit 3
   t1=$(date +%s)
-  "$G" corpus build --target ptx-sm90 --tasks-dir "$W/pt-$n/tasks" -o "$W/$n-ptx-sm90.jsonl" --workers 8 -q
+  # PTX_WORKERS: the H200 machine has 16 cores; 8 leaves room for a benchmark in the background
+  "$G" corpus build --target ptx-sm90 --tasks-dir "$W/pt-$n/tasks" -o "$W/$n-ptx-sm90.jsonl" --workers "${PTX_WORKERS:-8}" -q
   echo "$n PTX pairs: $(wc -l < "$W/$n-ptx-sm90.jsonl") verified on the H200 in $(( $(date +%s) - t1 )) s"
   # back with the model, so that a later call can take them as EXTRA instead of verifying them again
   gzip -c "$W/$n-ptx-sm90.jsonl" > "$OUT/$n-ptx-sm90.jsonl.gz"
