@@ -35,7 +35,9 @@ static int corpus_gen(int argc, char **argv) {
       "kernels with bounds guard; scalar parameters, strided and offset indexing), ew_gridstride (L3, grid-stride\n"
       "loops), loop (L3, a loop per element whose trip count is data), reduce (L4 warp and L5 block sum, min, max),\n"
       "scan (L4 warp and L5 block scans), transpose (L2 plain, L5 shared-memory tiles), arb (r300 ARB fragment and\n"
-      "vertex programs over vec4). Types f32, f64, s32, u32 and conversions;\n"
+      "vertex programs over vec4), ew_near (L0/L1, the benchmark's one-instruction computations at another type or\n"
+      "operand order, or as one step of two, never the computation itself; only when named: the default set is\n"
+      "the others, so that a documented seed writes what it wrote). Types f32, f64, s32, u32 and conversions;\n"
       "f16 is not a task dtype, so there are no f16 tasks. Every task carries `map:` (its CPU reference, exact IEEE\n"
       "semantics), a CUDA reference and, except ARB tasks, an OpenCL C reference in DIR/amdgcn/. A generated task\n"
       "whose id or computation (canonical form) is one of the benchmark's ($GASP_TASKS_DIR or tasks/) is skipped.",

@@ -25,6 +25,8 @@
  *  loop         L3 a loop per element whose trip count is data (divergent warps): v = start, cnt times v = step
  *  ew_idiom     L1 the short computations kernels are made of (dot products, lerp, clamp, polynomials, selects,
  *               bit fields), a snippet
+ *  ew_near      L0/L1 the benchmark's one-instruction computations at another type or operand order, or as one
+ *               step of two (never the computation itself); made only when --families names it
  * Snippets name their inputs and result from several sets (a b c -> d, ax ay az bx by bz, x0 x1 ..., -> r, res,
  * out, ...), so that a model must read the registers from the prompt.
  * f16 is not a task dtype, so no family makes f16 tasks. */
