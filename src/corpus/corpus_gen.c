@@ -442,12 +442,12 @@ static void idiom(inst *x, rng *r) {
 /* ---- the near family: the benchmark's one-instruction computations at another type or operand order ----
  *
  * Why: corpus_exclude.c keeps the benchmark's computations out of the corpus, and so leaves a hole exactly where
- * they are. No generated L0 task converts an s32 to f32, adds the last input of an f32 fma, or shifts a u32 by a
- * register, and a model trained on such a corpus learns the hole: the ninth run's models answered fma_f32 with the
- * addend anywhere but last and cvt_f32_s32 with a conversion to or from f64, 10 samples of 10
- * (models/train-2026-12-04-run9/ptx-r2.jsonl.xz). These forms fill the
- * surroundings of the hole, not the hole: the same shape at another type, the same types with the operands in
- * another order, or the operation inside a two-step sequence. gasp_corpus_is_bench_computation still skips any
+ * they are. No generated L0 task converts an s32 to f32, adds the last of three f32 inputs in an fma, or shifts the
+ * first of two u32 inputs by the second, and a model trained on such a corpus learns the hole: the ninth run's
+ * models answered fma_f32 with the addend anywhere but last and cvt_f32_s32 with a conversion to or from f64, 10
+ * samples of 10 (models/train-2026-12-04-run9/ptx-r2.jsonl.xz). These forms fill the surroundings of the hole, not
+ * the hole: the same shape at another type, the same types with the operands in another order, or the operation
+ * inside a two-step sequence. gasp_corpus_is_bench_computation still skips any
  * instance equal to a benchmark task. Each form is "OUT IN0 IN1 ...|expression" over $0..$5.
  * f64 forms make PTX pairs only (the AMD emulator does not run f64), so every f64 form has an f32 or integer
  * sibling. */
