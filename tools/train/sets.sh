@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Here, before the device calls of tools/train: the ninth run's task sets (tools/train/README.md, "The ninth run"),
+# made again byte for byte from their seeds, under DIR (default .dev/d9):
+#   s83  ew_op,ew_seq,ew_idiom, 3,000 tasks        k92  ew_kernel, 3,000 tasks
+#   t7   the one-instruction tasks of seed 71 whose operation is a conversion, fma, shift, integer multiply or
+#        square root, and the seed-72 sequences with a popc, a shift at the root or an f32 square root of an input
+#   base every family, seed 1, 5,000 tasks      a93  ARB programs (r300), 1,500 tasks
+#   near ew_near, seed 94, 1,500 tasks (new after the ninth run: not in its data)
+# and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
+# one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
+# Then: bash tools/train/amd-pairs.sh DIR/t7a t7; ... DIR/s83a ""; ... DIR/k92a k92; ... DIR/neara near
+# (about 30 minutes of the 2 cores), and the PTX task sets packed: tar cJf .dev/carry/s83.txz -C DIR/s83 tasks ...
+set -eu
+cd "$(dirname "$0")/../.."
+G=$PWD/build/gasp D=${1:-.dev/d9}
+mkdir -p "$D" && cd "$D"
+gen() { rm -rf "$1" && "$G" corpus gen -q -o "$1/tasks" "${@:2}"; }
+gen s83 --seed 83 --count 3000 --families ew_op,ew_seq,ew_idiom
+gen k92 --seed 92 --count 3000 --families ew_kernel
+gen base --seed 1 --count 5000
+gen a93 --seed 93 --count 1500 --families arb
+gen near --seed 94 --count 1500 --families ew_near
+rm -rf o71all q72all t7 && "$G" corpus gen -q --seed 71 --count 8000 --families ew_op -o o71all/tasks &&
+  "$G" corpus gen -q --seed 72 --count 12000 --families ew_seq -o q72all/tasks
+# take FILE.yaml and its OpenCL reference from SRC into DST
+take() { cp "$1/tasks/$3.yaml" "$2/tasks/"; cp "$1/tasks/amdgcn/$3.cl" "$2/tasks/amdgcn/"; }
+mkdir -p t7/tasks/amdgcn && cp s83/tasks/amdgcn/gasp_amd.h t7/tasks/amdgcn/
+for f in o71all/tasks/*.yaml; do
+  grep -q '^map: "(\(cvt\|fma\|shl\|shr\|mul\.[su]32\|sqrt\)' "$f" && take o71all t7 "$(basename "$f" .yaml)"
+done
+for f in q72all/tasks/*.yaml; do
+  grep -q '^map: "(\(popc\|shl\|sqrt.f32 [^(]\)\|^map: .*popc' "$f" && take q72all t7 "$(basename "$f" .yaml)"
+done
+rm -rf o71all q72all
+# SRC DST N PATTERN: N of SRC's tasks whose file names match PATTERN, the same N every time
+sub() {
+  rm -rf "$2" && mkdir -p "$2/tasks/amdgcn" && cp s83/tasks/amdgcn/gasp_amd.h "$2/tasks/amdgcn/"
+  ls "$1/tasks/" | grep "$4" | grep 'yaml$' | shuf --random-source=<(yes) -n "$3" |
+    while read -r f; do take "$1" "$2" "${f%.yaml}"; done
+}
+sub s83 s83a 2000 .
+sub k92 k92a 600 .
+sub t7 t7a 1000 g_ew_op
+for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
+cp -r near neara
+for s in s83 k92 t7 base a93 near s83a k92a t7a neara; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
