@@ -66,8 +66,12 @@ void gasp_corpus_describe(const gasp_map *m, const gasp_task *t, gasp_render_kin
  * GASP_CORPUS_FORMS forms: 0-5 as gasp_corpus_describe chooses them, and 6, bare names with temporaries named by
  * letters and each float step's rounding said ("d = a + t * (b - a) in single precision (f32), computed as: s =
  * b - a (rounded subtract), then d = fma(t, s, a) (fused multiply-add, rounded once)."), as lerp_f32 reads; only
- * gasp corpus reword uses 6, so generated corpora keep their bytes. One instruction has three (want % 3). */
+ * gasp corpus reword uses 6, so generated corpora keep their bytes. One instruction has three (want % 3) and a
+ * fourth that only gasp corpus reword asks for, want == GASP_CORPUS_ONE_BARE: bare names and no "one instruction"
+ * ("d = a * b + c, in 32-bit signed integers (s32)."), as the benchmark's mad_s32 reads. */
 #define GASP_CORPUS_FORMS 7
+#define GASP_CORPUS_ONE_BARE 3
+#define GASP_CORPUS_ONE_FORMS 4
 void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, gasp_str *s);
 /* The same with a style (gasp corpus reword): bits 0-2 the phrasing of the type (0-4: "single precision (f32)",
  * "single precision", "f32", "32-bit floats (.f32)", "single precision, round to nearest even"), and TERSE: no

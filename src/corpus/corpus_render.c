@@ -630,6 +630,13 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   /* form 6 names a sequence's values bare */
   c.bare = kind == GASP_RENDER_SNIPPET && want % GASP_CORPUS_FORMS == 6 && !gasp_map_is_group(root_op) &&
            root_op != GASP_MOP_LOOP && gasp_corpus_has_steps(m);
+  /* and one instruction's form 3 (a reword's only), as the benchmark's one-instruction L1 tasks read: "d = a * b + c
+   * on 32-bit signed integers" (mad_s32), no "one instruction", so that a model meets a bare formula answered by
+   * one instruction that writes the result register itself; it had met bare formulas only as sequences, and
+   * answered mad_s32 with the right instruction into a temporary (models/train-2026-12-04-run9/ptx-r1.jsonl.xz) */
+  int bare_one = kind == GASP_RENDER_SNIPPET && want == GASP_CORPUS_ONE_BARE && !gasp_map_is_group(root_op) &&
+                 root_op != GASP_MOP_LOOP && !gasp_corpus_has_steps(m);
+  if (bare_one) c.bare = 1;
   const gasp_param *out = &t->params[m->out];
   const gasp_map_node *rn = &m->n[m->root];
   if (rn->op == GASP_MOP_LOOP) {
@@ -679,6 +686,10 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   } else if (c.ntemp == 0) {
     /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
     int form = !chosen ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
+    if (bare_one) {
+      gasp_str_printf(s, "%s = %s, in %s.\n", outname, root.data, type_words_v(rt, twv));
+      goto notes;
+    }
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style && !c.prose ? gloss(&m->n[top]) : "");
     if (form == 1 && is_float_t(rt))

@@ -95,7 +95,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
       break;
     }
   }
-  /* a form other than the generator's: the seven (three for one instruction) in turn from a place the id picks */
+  /* a form other than the generator's: the seven (four for one instruction) in turn from a place the id picks */
   int form;
   if (!t->snippet) { /* forms 1-5 (the generator's is 0; 6 is a snippet's) */
     form = 1 + (int)((h + (uint32_t)k) % 5);
@@ -103,9 +103,9 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
     int orig = (int)(gasp_corpus_wording_hash(&m) % 6);
     form = (int)((h + (uint32_t)k) % (GASP_CORPUS_FORMS - 1));
     if (form >= orig) form++;
-  } else {
+  } else { /* one instruction: the generator's three, and the bare form only a reword gives */
     int orig = (int)(gasp_corpus_wording_hash(&m) % 3);
-    form = (int)((h + (uint32_t)k) % 2);
+    form = (int)((h + (uint32_t)k) % (GASP_CORPUS_ONE_FORMS - 1));
     if (form >= orig) form++;
   }
   /* and the style: the type in one of five phrasings, the notes left out one time in three where the operations

@@ -824,6 +824,10 @@ static void rewording(void) {
        "  t1 = the smaller of %a and %b\n  %d = t1 + %a\n"},
       {"a:f32,b:f32,c:f32", "f32", "(fma.f32 a b c)", GASP_CORPUS_STYLE_PROSE, 0,
        "One instruction: %d = %a * %b + %c as one fused multiply-add, in single precision (f32).\n"},
+      /* one instruction's bare form (a reword's only), as mad_s32 reads: no "one instruction", no % */
+      {"a:s32,b:s32,c:s32", "s32", "(fma.s32 a b c)", GASP_CORPUS_STYLE_PROSE, GASP_CORPUS_ONE_BARE,
+       "d = the low 32 bits of a * b + c, in 32-bit signed integers (s32).\nInteger arithmetic wraps modulo 2^32"},
+      {"a:u32,b:u32", "u32", "(xor.u32 a b)", 0, GASP_CORPUS_ONE_BARE, "d = a ^ b, in 32-bit unsigned integers (u32).\n"},
   };
   for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
     gasp_task tt;
