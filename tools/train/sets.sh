@@ -6,10 +6,11 @@
 #        square root, and the seed-72 sequences with a popc, a shift at the root or an f32 square root of an input
 #   base every family, seed 1, 5,000 tasks      a93  ARB programs (r300), 1,500 tasks
 #   near ew_near, seed 94, 1,500 tasks (new after the ninth run: not in its data)
+#   s81, s82 the eighth run's ew_op,ew_seq,ew_idiom seed 81 (4,500) and ew_op,ew_seq seed 82 (1,800)
 # and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
 # one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
-# Then: bash tools/train/amd-pairs.sh DIR/t7a t7; ... DIR/s83a ""; ... DIR/k92a k92; ... DIR/neara near
-# (about 30 minutes of the 2 cores), and the PTX task sets packed: tar cJf .dev/carry/s83.txz -C DIR/s83 tasks ...
+# Then tools/train/carry.sh rewords the verified pairs kept in tools/train/data/ into .dev/carry (minutes), instead
+# of verifying them again with amd-pairs.sh (30 to 60 minutes of the 2 cores).
 set -eu
 cd "$(dirname "$0")/../.."
 G=$PWD/build/gasp D=${1:-.dev/d9}
@@ -20,6 +21,9 @@ gen k92 --seed 92 --count 3000 --families ew_kernel
 gen base --seed 1 --count 5000
 gen a93 --seed 93 --count 1500 --families arb
 gen near --seed 94 --count 1500 --families ew_near
+# the eighth run's s81 and s82, whose AMD pairs tools/train/data keeps too
+gen s81 --seed 81 --count 4500 --families ew_op,ew_seq,ew_idiom
+gen s82 --seed 82 --count 1800 --families ew_op,ew_seq
 rm -rf o71all q72all t7 && "$G" corpus gen -q --seed 71 --count 8000 --families ew_op -o o71all/tasks &&
   "$G" corpus gen -q --seed 72 --count 12000 --families ew_seq -o q72all/tasks
 # take FILE.yaml and its OpenCL reference from SRC into DST
@@ -43,4 +47,4 @@ sub k92 k92a 600 .
 sub t7 t7a 1000 g_ew_op
 for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
 cp -r near neara
-for s in s83 k92 t7 base a93 near s83a k92a t7a neara; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
+for s in s83 k92 t7 base a93 near s81 s82 s83a k92a t7a neara; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
