@@ -684,12 +684,12 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
     gasp_str_printf(s, "where %s is computed in %s, one operation after another in exactly this order:\n%s  %s = %s\n",
                     outname, type_words(rt), steps.data, outname, root.data);
   } else if (c.ntemp == 0) {
-    /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
-    int form = !chosen ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (bare_one) {
       gasp_str_printf(s, "%s = %s, in %s.\n", outname, root.data, type_words_v(rt, twv));
       goto notes;
     }
+    /* three wordings for a snippet, by the hash below, as the benchmark's L0 tasks word theirs in several ways */
+    int form = !chosen ? 0 : want >= 0 ? want % 3 : (int)(map_hash(m) % 3);
     if (kind == GASP_RENDER_SNIPPET && form < 2) gasp_str_puts(s, "One instruction: ");
     gasp_str_printf(s, "%s = %s%s", outname, root.data, words_style && !c.prose ? gloss(&m->n[top]) : "");
     if (form == 1 && is_float_t(rt))
