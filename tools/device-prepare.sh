@@ -2,9 +2,10 @@
 # Run here before a device call: builds, and copies into build/devlibs the shared libraries gasp needs that
 # the GPU machine lacks (libyaml was missing there on 2026-12-02; libjansson is carried to be safe).
 # Then call the device tool with carry ["build"]: `bash tools/device-check.sh quick`, then `... faults`.
+# --no-build: only the copies (tools/train/carry.sh, after a build of its own checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./setup.sh --no-bench
+[ "${1:-}" = --no-build ] || ./setup.sh --no-bench
 mkdir -p build/devlibs
 cp -L /usr/lib/x86_64-linux-gnu/libyaml-0.so.2 /usr/lib/x86_64-linux-gnu/libjansson.so.4 build/devlibs/
 # gasp links Open MPI when CMake found it (bench --mpi) and the GPU machine has none: carry its libraries.

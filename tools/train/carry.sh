@@ -13,12 +13,8 @@ cd "$(dirname "$0")/../.."
 G=$PWD/build/gasp D=${1:-.dev/d9} DATA=tools/train/data
 [ -x "$G" ] || { echo "carry: build gasp first (./setup.sh --no-bench)" >&2; exit 3; }
 [ -d "$D/s83/tasks" ] || { echo "carry: $D/s83/tasks missing: run tools/train/sets.sh first" >&2; exit 2; }
-# .dev/run, as tools/device-prepare.sh collects the libraries
-mkdir -p build/devlibs
-cp -L /usr/lib/x86_64-linux-gnu/libyaml-0.so.2 /usr/lib/x86_64-linux-gnu/libjansson.so.4 build/devlibs/
-ldd build/gasp | awk '/libmpi|libopen-(rte|pal)|libhwloc|libevent/ {print $3}' | xargs -r cp -L -t build/devlibs/
-ldd build/gasp | awk '/libllama|libggml/ {print $3}' | xargs -r cp -L -t build/devlibs/
-[ -f build/devlibs/libggml-cpu.so.0 ] || cp -L .deps/llama/build/bin/libggml-cpu.so.0 build/devlibs/ 2>/dev/null || true
+# .dev/run: the libraries the GPU machine lacks, collected into build/devlibs as for every device call
+bash tools/device-prepare.sh --no-build >/dev/null
 rm -rf .dev/run .dev/carry && mkdir -p .dev/run .dev/carry
 cp -r build/gasp build/gasp-worker build/devlibs .dev/run/
 strip --strip-unneeded .dev/run/gasp .dev/run/gasp-worker .dev/run/devlibs/*.so* 2>/dev/null || true
