@@ -36,8 +36,10 @@ static int corpus_gen(int argc, char **argv) {
       "loops), loop (L3, a loop per element whose trip count is data), reduce (L4 warp and L5 block sum, min, max),\n"
       "scan (L4 warp and L5 block scans), transpose (L2 plain, L5 shared-memory tiles), arb (r300 ARB fragment and\n"
       "vertex programs over vec4), ew_near (L0/L1, the benchmark's one-instruction computations at another type or\n"
-      "operand order, or as one step of two, never the computation itself; only when named: the default set is\n"
-      "the others, so that a documented seed writes what it wrote). Types f32, f64, s32, u32 and conversions;\n"
+      "operand order, or as one step of two, never the computation itself), ew_array (L2, short kernels, a copy or\n"
+      "one to three operations, whose parameters are named as kernels are: a, b -> c; in -> out; x, scale, bias ...).\n"
+      "ew_near and ew_array are made only when named: the default set is the others, so that a documented seed\n"
+      "writes what it wrote. Types f32, f64, s32, u32 and conversions;\n"
       "f16 is not a task dtype, so there are no f16 tasks. Every task carries `map:` (its CPU reference, exact IEEE\n"
       "semantics), a CUDA reference and, except ARB tasks, an OpenCL C reference in DIR/amdgcn/. A generated task\n"
       "whose id or computation (canonical form) is one of the benchmark's ($GASP_TASKS_DIR or tasks/) is skipped.",
@@ -402,16 +404,17 @@ static int names_params(const char *completion, const gasp_task *t) {
 
 static int corpus_reword(int argc, char **argv) {
   const char *dir = NULL, *out = NULL;
-  int wordings = 3, rename = 0, quiet = 0;
+  int wordings = 3, rename = 0, quiet = 0, drop_perm = 0;
   gasp_opt opts[] = {
       {"tasks-dir", 0, OPT_STR, "DIR", "the task directory the pairs were built from, required", &dir},
       {"output", 'o', OPT_STR, "FILE", "the pairs file to write (JSONL), required", &out},
       {"wordings", 'k', OPT_INT, "K", "wordings of each pair, its own included (1-7, default 3)", &wordings},
       {"rename", 0, OPT_FLAG, NULL, "other register names too, where the answer does not name them (AMD)", &rename},
+      {"drop-permuted", 0, OPT_FLAG, NULL, "leave out pairs whose task is a benchmark computation with its inputs in another order", &drop_perm},
       {"quiet", 'q', OPT_FLAG, NULL, "no summary", &quiet},
       {NULL, 0, 0, NULL, NULL, NULL}};
   gasp_cmd_spec spec = {
-      "corpus reword", "--tasks-dir DIR [--wordings K] [--rename] -o OUT.jsonl PAIRS.jsonl...",
+      "corpus reword", "--tasks-dir DIR [--wordings K] [--rename] [--drop-permuted] -o OUT.jsonl PAIRS.jsonl...",
       "Write each verified pair of a generated element-wise task again under other wordings of the same task: another "
       "description form, phrasing of the types and operations (\"popc(%a)\" or \"the number of 1 bits in %a\"), register "
       "sentence and title (and with --rename other register names).",
@@ -422,7 +425,11 @@ static int corpus_reword(int argc, char **argv) {
       "\"wording\": 0 for the pair's own, 1.. for the others. Exit 1 when a line is not a pair or a task could not\n"
       "be reworded (a kernel whose description is not the generator's: its pair is still written once).\n"
       "Why: a small model trained on one wording per task follows the wording, not the computation\n"
-      "(tools/train/README.md, \"The fifth run\").",
+      "(tools/train/README.md, \"The fifth run\").\n"
+      "--drop-permuted leaves out a pair whose task is one of the benchmark's computations with inputs of one type\n"
+      "exchanged (fma(b, c, a) for fma_f32's fma(a, b, c), b - a for sub_f32): the generator skips the exact\n"
+      "computations, so such permutations are all a model sees of that shape, and the tenth run's models answered\n"
+      "with them (tools/train/README.md, \"The tenth run\").",
       opts};
   const char *pos[64];
   int npos;
@@ -444,7 +451,7 @@ static int corpus_reword(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_ENV;
   }
-  long pairs = 0, written = 0, as_is = 0, renamed = 0, bad = 0, unreworded = 0;
+  long pairs = 0, written = 0, as_is = 0, renamed = 0, bad = 0, unreworded = 0, dropped = 0;
   rc = GASP_EXIT_OK;
   for (int f = 0; f < npos && rc == GASP_EXIT_OK; f++) {
     FILE *in = fopen(pos[f], "rb");
@@ -473,6 +480,15 @@ static int corpus_reword(int argc, char **argv) {
       pairs++;
       const gasp_task *t = gasp_taskset_find(&ts, id);
       const gasp_target *tg = gasp_target_find(tgt);
+      if (drop_perm && t && t->map) {
+        gasp_map m;
+        char e[160];
+        if (!gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) && gasp_corpus_is_bench_permutation(&m, t, NULL, 0)) {
+          dropped++;
+          json_decref(j);
+          continue;
+        }
+      }
       json_object_set_new(j, "wording", json_integer(0));
       char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
       fprintf(o, "%s\n", s);
@@ -533,10 +549,13 @@ static int corpus_reword(int argc, char **argv) {
     rc = GASP_EXIT_ENV;
   }
   gasp_taskset_free(&ts);
-  if (!quiet && rc == GASP_EXIT_OK)
+  if (!quiet && rc == GASP_EXIT_OK) {
     printf("corpus reword: %ld pairs in, %ld written to %s (%ld kept as they were: one wording only; %ld with other "
-           "register names; %ld written once, not reworded: errors above); %ld lines skipped (not pairs)\n",
+           "register names; %ld written once, not reworded: errors above); %ld lines skipped (not pairs)",
            pairs, written, out, as_is, renamed, unreworded, bad);
+    if (drop_perm) printf("; %ld pairs left out: a benchmark computation with its inputs in another order", dropped);
+    printf("\n");
+  }
   return rc != GASP_EXIT_OK ? rc : bad || unreworded ? GASP_EXIT_FAIL : GASP_EXIT_OK;
 }
 

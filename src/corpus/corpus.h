@@ -56,6 +56,13 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
  * their canonical forms in corpus_gen.c). Fills which (the benchmark id) when it is. */
 int gasp_corpus_is_bench_computation(const gasp_map *m, const gasp_task *task, char *which, size_t cap);
 
+/* Whether a task's map is one of the benchmark's computations with its inputs in another order, inputs of one
+ * type exchanged (fma(b, c, a) where fma_f32 is fma(a, b, c); b - a where sub_f32 is a - b). Such a task is not
+ * the benchmark's and may be trained on; but where the exact computation is excluded, its permutations are all a
+ * model sees of that shape, and it learns them as the answer (tools/train/README.md, "The tenth run"). Fills
+ * which when it is. */
+int gasp_corpus_is_bench_permutation(const gasp_map *m, const gasp_task *task, char *which, size_t cap);
+
 /* ---- rendering one map (corpus_render.c) ---- */
 typedef enum { GASP_RENDER_SNIPPET, GASP_RENDER_KERNEL, GASP_RENDER_ARB } gasp_render_kind;
 

@@ -111,3 +111,42 @@ int gasp_corpus_is_bench_computation(const gasp_map *m, const gasp_task *task, c
   free(c);
   return hit;
 }
+
+/* the next permutation of p[0..n) in lexicographic order; 0 after the last */
+static int next_perm(int *p, int n) {
+  int i = n - 2;
+  while (i >= 0 && p[i] >= p[i + 1]) i--;
+  if (i < 0) return 0;
+  int j = n - 1;
+  while (p[j] <= p[i]) j--;
+  int x = p[i];
+  p[i] = p[j];
+  p[j] = x;
+  for (int a = i + 1, b = n - 1; a < b; a++, b--) x = p[a], p[a] = p[b], p[b] = x;
+  return 1;
+}
+
+int gasp_corpus_is_bench_permutation(const gasp_map *m, const gasp_task *task, char *which, size_t cap) {
+  int in[GASP_MAX_PARAMS], nin = 0;
+  for (int i = 0; i < task->nparams; i++)
+    if (task->params[i].role == GASP_ROLE_IN) in[nin++] = i;
+  if (nin < 2 || nin > 6) return 0; /* 720 orders at most */
+  int perm[6];
+  for (int k = 0; k < nin; k++) perm[k] = k;
+  while (next_perm(perm, nin)) {
+    int same_types = 1; /* an input only takes the place of one of its type: the map stays well typed */
+    for (int k = 0; k < nin && same_types; k++) same_types = task->params[in[k]].type == task->params[in[perm[k]]].type;
+    if (!same_types) continue;
+    gasp_map pm = *m;
+    for (int k = 0; k < pm.count; k++) {
+      if (pm.n[k].op != GASP_MOP_LEAF && pm.n[k].op != GASP_MOP_AT) continue;
+      for (int j = 0; j < nin; j++)
+        if (m->n[k].param == in[j]) {
+          pm.n[k].param = in[perm[j]];
+          break;
+        }
+    }
+    if (gasp_corpus_is_bench_computation(&pm, task, which, cap)) return 1;
+  }
+  return 0;
+}

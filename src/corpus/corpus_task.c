@@ -252,8 +252,8 @@ int corpus_render_task(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_
                         "thread must loop: thread t = blockIdx.x*blockDim.x + threadIdx.x handles i = t, t + T, t + 2T, ... "
                         "while i < n, with stride T = gridDim.x * blockDim.x. The inputs are read only; write to out.\n");
     else
-      gasp_str_puts(&d, "One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs "
-                        "are read only; write to out.\n");
+      gasp_str_printf(&d, "One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs "
+                          "are read only; write to %s.\n", op->name);
   } else {
     if (x->vertex) {
       gasp_str_puts(&d, "Write an ARB_vertex_program (`!!ARBvp1.0` ... `END`). One vertex (a point) is drawn per element on a\n"

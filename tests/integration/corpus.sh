@@ -102,6 +102,44 @@ for p in ptx[1:]:
     assert set(re.findall(r"%(\w+) \(\.", sem)) == keep, (keep, sem)
 PY
 
+# --drop-permuted: a near set's pairs (the completion does not matter to reword) lose exactly those whose task is a
+# benchmark computation with inputs of one type exchanged (fma.f32 b c a, sub.f32 b a, ...), and keep the rest
+expect_rc 0 "corpus gen --families ew_near" "$GASP" corpus gen --seed 2 --count 80 --families ew_near -o "$TMP/near"
+python3 - "$TMP/near" >"$TMP/near.jsonl" <<'PY'
+import json, os, sys
+for f in sorted(os.listdir(sys.argv[1])):
+    if f.endswith(".yaml"):
+        print(json.dumps({"task": f[:-5], "target": "gfx1030", "prompt": "p", "completion": "```amdgcn\n```", "verified": True}))
+PY
+expect_rc 0 "corpus reword --drop-permuted" "$GASP" corpus reword --tasks-dir "$TMP/near" --wordings 1 --drop-permuted -o "$TMP/nearw.jsonl" "$TMP/near.jsonl"
+python3 - "$TMP/near" "$TMP/nearw.jsonl" <<'PY' && ok || bad "--drop-permuted leaves out the permuted benchmark computations, only them"
+import json, re, sys
+kept = {json.loads(l)["task"] for l in open(sys.argv[2])}
+perm = re.compile(r'^map: "\((fma\.(f32|s32) (\w+) (\w+) (\w+)|sub\.f32 (\w+) (\w+)|shl\.u32 (\w+) (\w+))\)"$', re.M)
+names = lambda y: re.findall(r"\{name: (\w+), type: \w+, role: in", y)
+n_perm = 0
+for t in [l for l in __import__("os").listdir(sys.argv[1]) if l.endswith(".yaml")]:
+    y = open(sys.argv[1] + "/" + t).read()
+    m = perm.search(y)
+    # a whole-map fma/sub/shl over the inputs in an order other than the parameters'
+    is_perm = bool(m) and [g for g in m.groups()[2:] if g] != names(y)[:len([g for g in m.groups()[2:] if g])]
+    n_perm += is_perm
+    assert (t[:-5] in kept) != is_perm, (t, is_perm)
+assert n_perm >= 3 and len(kept) >= 40, (n_perm, len(kept))
+PY
+grep -q "pairs left out: a benchmark computation" "$TMP/out" && ok || bad "reword reports what it left out: $(cat "$TMP/out")"
+
+# the array family's kernels: verified by the emulator like any kernel, with their own parameter names
+expect_rc 0 "corpus gen --families ew_array" "$GASP" corpus gen --seed 3 --count 8 --families ew_array -o "$TMP/arr"
+expect_rc 0 "corpus build gfx1030, ew_array" "$GASP" corpus build --target gfx1030 --tasks-dir "$TMP/arr" -o "$TMP/arr.jsonl" --workers 2 -q
+python3 - "$TMP/arr.jsonl" <<'PY' && ok || bad "ew_array kernels pass on gfx1030 and name their parameters otherwise than x, y, z -> out"
+import json, re, sys
+ps = [json.loads(l) for l in open(sys.argv[1])]
+assert len(ps) >= 5 and all(p["verified"] is True and p["family"] == "ew_array" for p in ps), len(ps)
+outs = {re.search(r"write to (\w+)\.", p["prompt"]).group(1) for p in ps}
+assert outs - {"out"}, outs
+PY
+
 # a wrong reference is not admitted: one OpenCL reference made to add 1 to every result
 victim=$(ls "$TMP/gfx1030"/c.* | head -1); victim=${victim##*/c.}
 sed -i 's/\(if (i < n) [a-z]*\[i\] = \)/\11 + /; s/\(    [a-z]*\[i\] = \)/\11 + /' "$D/amdgcn/$victim.cl"

@@ -464,9 +464,10 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near only when named: a default set that grew would change what every documented seed writes */
+  /* ew_near and ew_array only when named: a default set that grew would change what every documented seed writes */
   for (int i = 0; fam[i]; i++)
-    CHECK(strcmp(fam[i], "ew_near") ? s1.per_family[i] > 0 : s1.per_family[i] == 0, "family %s made tasks (%d)", fam[i],
+    CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") ? s1.per_family[i] > 0 : s1.per_family[i] == 0,
+          "family %s made tasks (%d)", fam[i],
           s1.per_family[i]);
   gasp_taskset ts;
   gasp_diags_clear(&d);
@@ -561,6 +562,56 @@ static void generate(void) {
           "near: %d f32 fmas, %d s32 -> f32 conversions in a step, %d shifts by a register, %d f64 forms", fma_f32,
           cvt_in_step, shl_reg, f64);
     remove_dir(d6);
+  }
+  /* the array family: short kernels whose parameters are named as kernels are (a, b -> c; in -> out; x, scale,
+   * bias ...), not only ew_kernel's x, y, z -> out; copies among them; never a benchmark computation, which is
+   * skipped (copy_f32's f32 copy, vector_add's f32 add) */
+  o.seed = 4;
+  o.count = 300;
+  o.families = "ew_array";
+  char d7[] = "/tmp/gasp-corpus-a-XXXXXX";
+  if (mkdtemp(d7)) {
+    gasp_corpus_gen_stats s7;
+    gasp_diags_clear(&d);
+    CHECK(gasp_corpus_gen(&o, d7, &s7, &d) == 0 && s7.written == 300, "ew_array: %d written", s7.written);
+    CHECK(s7.skipped_bench_same > 0, "ew_array skips benchmark computations: %d", s7.skipped_bench_same);
+    gasp_taskset ts7;
+    int loaded = gasp_taskset_load(d7, &ts7, &d) == 0 && d.count == 0;
+    CHECK(loaded, "ew_array tasks load: %s", d.count ? d.items[0].msg : "");
+    int not_xyz = 0, not_out = 0, copies = 0, says_out = 0, short_ = 0, scalars = 0;
+    if (loaded) {
+      for (size_t i = 0; i < ts7.count; i++) {
+        const gasp_task *t = &ts7.items[i];
+        const char *map = t->map ? t->map : "", *outname = NULL;
+        CHECK(!t->snippet && t->level == 2 && t->amd_reference, "%s is an L2 kernel with an AMD reference", t->id);
+        for (int k = 0; k < t->nparams; k++) {
+          const gasp_param *p = &t->params[k];
+          if (p->role == GASP_ROLE_IN) not_xyz += strcmp(p->name, "x") && strcmp(p->name, "y") && strcmp(p->name, "z");
+          if (p->role == GASP_ROLE_OUT) outname = p->name;
+          if (p->role == GASP_ROLE_SCALAR && strcmp(p->name, "n")) scalars++;
+        }
+        CHECK(outname != NULL, "%s has an output", t->id);
+        if (!outname) continue;
+        not_out += strcmp(outname, "out") != 0;
+        char w[64];
+        snprintf(w, sizeof w, "write to %s.\n", outname);
+        says_out += strstr(t->description, w) != NULL;
+        copies += map[0] != '(';
+        int ops = 0;
+        for (const char *q = map; *q; q++) ops += *q == '(';
+        short_ += ops <= 3;
+        gasp_map m;
+        char e[160];
+        if (gasp_map_parse(map, t, &m, NULL, e, sizeof e) == 0)
+          CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
+      }
+      CHECK(says_out == (int)ts7.count, "every array kernel's description names its output: %d of %zu", says_out, ts7.count);
+      CHECK(not_xyz > 150 && not_out > 150 && copies > 5 && scalars > 30 && short_ > 200,
+            "arrays: %d inputs not x/y/z, %d outputs not out, %d copies, %d scalars, %d of at most 3 operations", not_xyz,
+            not_out, copies, scalars, short_);
+      gasp_taskset_free(&ts7);
+    }
+    remove_dir(d7);
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
@@ -742,6 +793,40 @@ static int snippet_map(const char *ins, const char *out, const char *expr, gasp_
     return -1;
   }
   return 0;
+}
+
+/* A benchmark computation with inputs of one type exchanged (gasp corpus reword --drop-permuted): caught, with the
+ * benchmark's id; other types, other shapes and mixed types are not. */
+static void permutations(void) {
+  static const struct {
+    const char *ins, *out, *expr, *which; /* which: NULL when it is not one */
+  } cases[] = {
+      {"a:f32,b:f32,c:f32", "f32", "(fma.f32 b c a)", "fma_f32"},
+      {"a:f32,b:f32,c:f32", "f32", "(fma.f32 a c b)", "fma_f32"},
+      {"a:s32,b:s32,c:s32", "s32", "(fma.s32 b c a)", "mad_s32"},
+      {"a:f32,b:f32", "f32", "(sub.f32 b a)", "sub_f32"},
+      {"a:u32,b:u32", "u32", "(shl.u32 b a)", "shl_b32"},
+      {"x:f32,y:f32,z:f32", "f32", "(fma.f32 z (sub.f32 x y) y)", "lerp_f32"},
+      {"ax:f32,ay:f32,az:f32,bx:f32,by:f32,bz:f32", "f32", "(fma.f32 ax bx (fma.f32 ay by (mul.f32 az bz)))", "dot3"},
+      {"a:f64,b:f64,c:f64", "f64", "(fma.f64 b c a)", NULL},
+      {"a:s32,b:s32", "s32", "(sub.s32 b a)", NULL},
+      {"a:f32,b:f32,c:f32", "f32", "(fma.f32 a b (add.f32 c 1))", NULL},
+      {"a:f32,b:s32", "f32", "(add.f32 (cvt.f32.s32 b) a)", NULL},
+      {"a:f32", "f32", "(abs.f32 a)", NULL}, /* one input: nothing to exchange */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gasp_task t;
+    gasp_map m;
+    char which[64] = "";
+    if (snippet_map(cases[i].ins, cases[i].out, cases[i].expr, &t, &m)) continue;
+    int hit = gasp_corpus_is_bench_permutation(&m, &t, which, sizeof which);
+    if (cases[i].which)
+      CHECK(hit && !strcmp(which, cases[i].which), "%s is %s with its inputs exchanged: %d '%s'", cases[i].expr, cases[i].which,
+            hit, which);
+    else
+      CHECK(!hit, "%s is no benchmark computation in another order ('%s')", cases[i].expr, which);
+    gasp_task_free(&t);
+  }
 }
 
 /* Other wordings of one task (gasp corpus reword): form 6 in the benchmark's words, every form different, the
@@ -963,5 +1048,6 @@ int main(void) {
   formulas();
   ptx_snippets();
   rewording();
+  permutations();
   return DONE();
 }

@@ -18,7 +18,7 @@ for t in ${TARGETS:-gfx1030 gfx900 gfx1100}; do
   t0=$(date +%s)
   "$G" corpus build --target "$t" --tasks-dir "$D/tasks" -o "$D/$t.jsonl" --workers "${WORKERS:-2}" -q --resume
   out=.dev/carry/${NAME:+$NAME-}$t.jsonl
-  "$G" corpus reword --tasks-dir "$D/tasks" --wordings "${WORDINGS:-3}" --rename -q -o "$out" "$D/$t.jsonl"
+  "$G" corpus reword --tasks-dir "$D/tasks" --wordings "${WORDINGS:-3}" --rename --drop-permuted -q -o "$out" "$D/$t.jsonl"
   xz -T2 -6 -f "$out"
   echo "$D $t: $(wc -l < "$D/$t.jsonl") verified pairs, $(xz -dc "$out.xz" | wc -l) reworded, $(( $(date +%s) - t0 )) s"
 done
