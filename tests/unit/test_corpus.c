@@ -439,9 +439,33 @@ static int same_tree(const char *a, const char *b, int *files, int verbose) {
 }
 
 static void remove_dir(const char *dir) {
+  if (!*dir) return;
   char rm[100];
   snprintf(rm, sizeof rm, "rm -rf %s", dir);
   if (system(rm)) printf("  could not remove %s\n", dir);
+}
+
+/* Generates o's tasks into a new temporary directory (its name into dir, 32 bytes) and loads them into ts. 0 when
+ * generation and loading worked without a diagnostic and, unless want is 0, want tasks were written (checked, and
+ * so reported, here); the caller then frees ts. The caller removes dir in every case (remove_dir). */
+static int gen_into(const gasp_corpus_gen_opts *o, int want, char dir[32], gasp_corpus_gen_stats *st, gasp_taskset *ts) {
+  snprintf(dir, 32, "/tmp/gasp-corpus-g-XXXXXX");
+  if (!mkdtemp(dir)) {
+    CHECK(0, "a temporary directory for %s", o->families);
+    dir[0] = 0;
+    return -1;
+  }
+  gasp_diags d;
+  gasp_diags_init(&d);
+  int ok = gasp_corpus_gen(o, dir, st, &d) == 0;
+  CHECK(ok && (!want || st->written == want), "%s: %d written of %d: %s", o->families, st->written, want,
+        d.count ? d.items[0].msg : "");
+  int loaded = ok && gasp_taskset_load(dir, ts, &d) == 0;
+  CHECK(loaded && d.count == 0, "%s tasks load: %s", o->families, d.count ? d.items[0].msg : "");
+  if (loaded && d.count) gasp_taskset_free(ts);
+  ok = loaded && d.count == 0;
+  gasp_diags_free(&d);
+  return ok ? 0 : -1;
 }
 
 static void generate(void) {
@@ -493,139 +517,121 @@ static void generate(void) {
   o.seed = 1;
   o.count = 300;
   o.families = "ew_op";
-  char d4[] = "/tmp/gasp-corpus-d-XXXXXX";
-  if (mkdtemp(d4)) {
-    gasp_corpus_gen_stats s4;
-    gasp_corpus_gen(&o, d4, &s4, &d);
+  char d4[32];
+  gasp_corpus_gen_stats s4;
+  gasp_taskset ts4;
+  if (!gen_into(&o, 300, d4, &s4, &ts4)) {
     CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
     /* the three wordings of one instruction; the wraparound phrase only where the operation can wrap */
-    gasp_taskset ts4;
     int lead = 0, trail = 0, wrap = 0, wrong_wrap = 0, regs = 0;
-    if (gasp_taskset_load(d4, &ts4, &d) == 0) {
-      for (size_t i = 0; i < ts4.count; i++) {
-        const char *ds = ts4.items[i].description, *map = ts4.items[i].map ? ts4.items[i].map : "";
-        lead += !strncmp(ds, "One instruction: ", 17);
-        trail += strstr(ds, ": one instruction in ") != NULL;
-        int w = strstr(ds, "(two's complement wraparound)") != NULL;
-        wrap += w;
-        wrong_wrap += w && (strstr(map, "(cvt") || strstr(map, "(min") || strstr(map, "(and") || strstr(map, "(shr"));
-        int lit = 0; /* an operand that is a number: " 2)", " -1 ", " 0.5)" */
-        for (const char *p = map; *p; p++)
-          lit |= *p == ' ' && (isdigit((unsigned char)p[1]) || (p[1] == '-' && isdigit((unsigned char)p[2])));
-        regs += !lit;
-      }
-      /* the benchmark's one-instruction tasks are on registers; a corpus of 83% literals (each register form once,
-       * deduplicated without its names) taught a model to add 1000 where the prompt named %b */
-      CHECK(regs * 100 > (int)ts4.count * 35, "one instruction on registers only: %d of %zu", regs, ts4.count);
-      CHECK(lead > 100 && trail > 50 && wrap > 10 && wrong_wrap == 0,
-            "one instruction worded three ways: first %d, after %d, with wraparound %d (%d where it cannot wrap)", lead,
-            trail, wrap, wrong_wrap);
-      gasp_taskset_free(&ts4);
+    for (size_t i = 0; i < ts4.count; i++) {
+      const char *ds = ts4.items[i].description, *map = ts4.items[i].map ? ts4.items[i].map : "";
+      lead += !strncmp(ds, "One instruction: ", 17);
+      trail += strstr(ds, ": one instruction in ") != NULL;
+      int w = strstr(ds, "(two's complement wraparound)") != NULL;
+      wrap += w;
+      wrong_wrap += w && (strstr(map, "(cvt") || strstr(map, "(min") || strstr(map, "(and") || strstr(map, "(shr"));
+      int lit = 0; /* an operand that is a number: " 2)", " -1 ", " 0.5)" */
+      for (const char *p = map; *p; p++)
+        lit |= *p == ' ' && (isdigit((unsigned char)p[1]) || (p[1] == '-' && isdigit((unsigned char)p[2])));
+      regs += !lit;
     }
-    remove_dir(d4);
+    /* the benchmark's one-instruction tasks are on registers; a corpus of 83% literals (each register form once,
+     * deduplicated without its names) taught a model to add 1000 where the prompt named %b */
+    CHECK(regs * 100 > (int)ts4.count * 35, "one instruction on registers only: %d of %zu", regs, ts4.count);
+    CHECK(lead > 100 && trail > 50 && wrap > 10 && wrong_wrap == 0,
+          "one instruction worded three ways: first %d, after %d, with wraparound %d (%d where it cannot wrap)", lead,
+          trail, wrap, wrong_wrap);
+    gasp_taskset_free(&ts4);
   }
+  remove_dir(d4);
   /* the near family: the benchmark's L0 computations at other types and operand orders, never the computation
    * itself; one instruction mostly, the rest a two-step sequence with the operation in it */
   o.seed = 2;
   o.count = 300;
   o.families = "ew_near";
-  char d6[] = "/tmp/gasp-corpus-n-XXXXXX";
-  if (mkdtemp(d6)) {
-    gasp_corpus_gen_stats s6;
-    gasp_diags_clear(&d);
-    CHECK(gasp_corpus_gen(&o, d6, &s6, &d) == 0 && s6.written == 300, "ew_near: %d written", s6.written);
+  char d6[32];
+  gasp_corpus_gen_stats s6;
+  gasp_taskset ts6;
+  if (!gen_into(&o, 300, d6, &s6, &ts6)) {
     CHECK(s6.skipped_bench_same == 0, "no near form is a benchmark computation: %d skipped", s6.skipped_bench_same);
-    gasp_taskset ts6;
     int l0 = 0, l1 = 0, fma_f32 = 0, cvt_in_step = 0, shl_reg = 0, f64 = 0;
-    int loaded = gasp_taskset_load(d6, &ts6, &d) == 0 && d.count == 0;
-    CHECK(loaded, "ew_near tasks load: %s", d.count ? d.items[0].msg : "");
-    if (loaded) {
-      for (size_t i = 0; i < ts6.count; i++) {
-        const gasp_task *t = &ts6.items[i];
-        const char *map = t->map ? t->map : "";
-        l0 += t->level == 0;
-        l1 += t->level == 1;
-        CHECK(t->snippet && t->ptx_snippet && t->level <= 1, "%s is an L0/L1 snippet with a PTX answer", t->id);
-        fma_f32 += !strncmp(map, "(fma.f32 ", 9);
-        cvt_in_step += strstr(map, "(cvt.f32.s32 ") != NULL && t->level == 1;
-        shl_reg += !strncmp(map, "(shl.", 5);
-        f64 += strstr(map, ".f64") != NULL;
-        gasp_map m;
-        char e[160];
-        if (gasp_map_parse(map, t, &m, NULL, e, sizeof e) == 0)
-          CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
-      }
-      gasp_taskset_free(&ts6);
+    for (size_t i = 0; i < ts6.count; i++) {
+      const gasp_task *t = &ts6.items[i];
+      const char *map = t->map ? t->map : "";
+      l0 += t->level == 0;
+      l1 += t->level == 1;
+      CHECK(t->snippet && t->ptx_snippet && t->level <= 1, "%s is an L0/L1 snippet with a PTX answer", t->id);
+      fma_f32 += !strncmp(map, "(fma.f32 ", 9);
+      cvt_in_step += strstr(map, "(cvt.f32.s32 ") != NULL && t->level == 1;
+      shl_reg += !strncmp(map, "(shl.", 5);
+      f64 += strstr(map, ".f64") != NULL;
+      gasp_map m;
+      char e[160];
+      if (gasp_map_parse(map, t, &m, NULL, e, sizeof e) == 0)
+        CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
     }
+    gasp_taskset_free(&ts6);
     CHECK(l0 > 150 && l1 > 30, "near: %d one-instruction tasks, %d two-step ones", l0, l1);
     CHECK(fma_f32 > 10 && cvt_in_step > 5 && shl_reg > 10 && f64 > 10,
           "near: %d f32 fmas, %d s32 -> f32 conversions in a step, %d shifts by a register, %d f64 forms", fma_f32,
           cvt_in_step, shl_reg, f64);
-    remove_dir(d6);
   }
+  remove_dir(d6);
   /* the array family: short kernels whose parameters are named as kernels are (a, b -> c; in -> out; x, scale,
    * bias ...), not only ew_kernel's x, y, z -> out; copies among them; never a benchmark computation, which is
    * skipped (copy_f32's f32 copy, vector_add's f32 add) */
   o.seed = 4;
   o.count = 300;
   o.families = "ew_array";
-  char d7[] = "/tmp/gasp-corpus-a-XXXXXX";
-  if (mkdtemp(d7)) {
-    gasp_corpus_gen_stats s7;
-    gasp_diags_clear(&d);
-    CHECK(gasp_corpus_gen(&o, d7, &s7, &d) == 0 && s7.written == 300, "ew_array: %d written", s7.written);
+  char d7[32];
+  gasp_corpus_gen_stats s7;
+  gasp_taskset ts7;
+  if (!gen_into(&o, 300, d7, &s7, &ts7)) {
     CHECK(s7.skipped_bench_same > 0, "ew_array skips benchmark computations: %d", s7.skipped_bench_same);
-    gasp_taskset ts7;
-    int loaded = gasp_taskset_load(d7, &ts7, &d) == 0 && d.count == 0;
-    CHECK(loaded, "ew_array tasks load: %s", d.count ? d.items[0].msg : "");
     int not_xyz = 0, not_out = 0, copies = 0, says_out = 0, short_ = 0, scalars = 0;
-    if (loaded) {
-      for (size_t i = 0; i < ts7.count; i++) {
-        const gasp_task *t = &ts7.items[i];
-        const char *map = t->map ? t->map : "", *outname = NULL;
-        CHECK(!t->snippet && t->level == 2 && t->amd_reference, "%s is an L2 kernel with an AMD reference", t->id);
-        for (int k = 0; k < t->nparams; k++) {
-          const gasp_param *p = &t->params[k];
-          if (p->role == GASP_ROLE_IN) not_xyz += strcmp(p->name, "x") && strcmp(p->name, "y") && strcmp(p->name, "z");
-          if (p->role == GASP_ROLE_OUT) outname = p->name;
-          if (p->role == GASP_ROLE_SCALAR && strcmp(p->name, "n")) scalars++;
-        }
-        CHECK(outname != NULL, "%s has an output", t->id);
-        if (!outname) continue;
-        not_out += strcmp(outname, "out") != 0;
-        char w[64];
-        snprintf(w, sizeof w, "write to %s.\n", outname);
-        says_out += strstr(t->description, w) != NULL;
-        copies += map[0] != '(';
-        int ops = 0;
-        for (const char *q = map; *q; q++) ops += *q == '(';
-        short_ += ops <= 3;
-        gasp_map m;
-        char e[160];
-        if (gasp_map_parse(map, t, &m, NULL, e, sizeof e) == 0)
-          CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
+    for (size_t i = 0; i < ts7.count; i++) {
+      const gasp_task *t = &ts7.items[i];
+      const char *map = t->map ? t->map : "", *outname = NULL;
+      CHECK(!t->snippet && t->level == 2 && t->amd_reference, "%s is an L2 kernel with an AMD reference", t->id);
+      for (int k = 0; k < t->nparams; k++) {
+        const gasp_param *p = &t->params[k];
+        if (p->role == GASP_ROLE_IN) not_xyz += strcmp(p->name, "x") && strcmp(p->name, "y") && strcmp(p->name, "z");
+        if (p->role == GASP_ROLE_OUT) outname = p->name;
+        if (p->role == GASP_ROLE_SCALAR && strcmp(p->name, "n")) scalars++;
       }
-      CHECK(says_out == (int)ts7.count, "every array kernel's description names its output: %d of %zu", says_out, ts7.count);
-      CHECK(not_xyz > 150 && not_out > 150 && copies > 5 && scalars > 30 && short_ > 200,
-            "arrays: %d inputs not x/y/z, %d outputs not out, %d copies, %d scalars, %d of at most 3 operations", not_xyz,
-            not_out, copies, scalars, short_);
-      gasp_taskset_free(&ts7);
+      CHECK(outname != NULL, "%s has an output", t->id);
+      if (!outname) continue;
+      not_out += strcmp(outname, "out") != 0;
+      char w[64];
+      snprintf(w, sizeof w, "write to %s.\n", outname);
+      says_out += strstr(t->description, w) != NULL;
+      copies += map[0] != '(';
+      int ops = 0;
+      for (const char *q = map; *q; q++) ops += *q == '(';
+      short_ += ops <= 3;
+      gasp_map m;
+      char e[160];
+      if (gasp_map_parse(map, t, &m, NULL, e, sizeof e) == 0)
+        CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
     }
-    remove_dir(d7);
+    CHECK(says_out == (int)ts7.count, "every array kernel's description names its output: %d of %zu", says_out, ts7.count);
+    CHECK(not_xyz > 150 && not_out > 150 && copies > 5 && scalars > 30 && short_ > 200,
+          "arrays: %d inputs not x/y/z, %d outputs not out, %d copies, %d scalars, %d of at most 3 operations", not_xyz,
+          not_out, copies, scalars, short_);
+    gasp_taskset_free(&ts7);
   }
+  remove_dir(d7);
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
   o.seed = 3;
   o.count = 400;
   o.families = "ew_seq,ew_idiom";
-  char d5[] = "/tmp/gasp-corpus-e-XXXXXX";
-  if (mkdtemp(d5)) {
-    gasp_corpus_gen_stats s5;
-    gasp_diags_clear(&d);
-    CHECK(gasp_corpus_gen(&o, d5, &s5, &d) == 0 && s5.written == 400, "ew_seq and ew_idiom: %d written", s5.written);
+  char d5[32];
+  gasp_corpus_gen_stats s5;
+  gasp_taskset ts5;
+  if (!gen_into(&o, 400, d5, &s5, &ts5)) {
     CHECK(s5.skipped_bench_same > 0, "ew_idiom skips benchmark computations: %d", s5.skipped_bench_same);
-    gasp_taskset ts5;
-    CHECK(gasp_taskset_load(d5, &ts5, &d) == 0 && d.count == 0, "ew_seq and ew_idiom tasks load: %s", d.count ? d.items[0].msg : "");
     int max_in = 0, other_out = 0, named = 0, lines = 0, as_then = 0, in_order = 0, alone = 0, cases = 0, joined = 0;
     for (size_t i = 0; i < ts5.count; i++) {
       const gasp_task *t = &ts5.items[i];
@@ -660,8 +666,8 @@ static void generate(void) {
     CHECK(joined > 60 && joined < (int)ts5.count - 60, "both wordings of the input registers: %d joined of %zu", joined,
           ts5.count);
     gasp_taskset_free(&ts5);
-    remove_dir(d5);
   }
+  remove_dir(d5);
   o.families = "ew_op,nope";
   gasp_diags_clear(&d);
   CHECK(gasp_corpus_gen(&o, d3, &s3, &d) == -1 && d.count && strstr(d.items[0].msg, "nope"), "an unknown family is an error");
