@@ -13,11 +13,9 @@ cd "$(dirname "$0")/../.."
 G=$PWD/build/gasp D=${1:-.dev/d9} DATA=tools/train/data
 [ -x "$G" ] || { echo "carry: build gasp first (./setup.sh --no-bench)" >&2; exit 3; }
 [ -d "$D/s83/tasks" ] || { echo "carry: $D/s83/tasks missing: run tools/train/sets.sh first" >&2; exit 2; }
-# .dev/run: the libraries the GPU machine lacks, collected into build/devlibs as for every device call
-bash tools/device-prepare.sh --no-build >/dev/null
-rm -rf .dev/run .dev/carry && mkdir -p .dev/run .dev/carry
-cp -r build/gasp build/gasp-worker build/devlibs .dev/run/
-strip --strip-unneeded .dev/run/gasp .dev/run/gasp-worker .dev/run/devlibs/*.so* 2>/dev/null || true
+# .dev/run: gasp and the libraries the GPU machine lacks, as for every device call
+bash tools/device-prepare.sh --no-build --slim >/dev/null
+rm -rf .dev/carry && mkdir -p .dev/carry
 cp .deps/llama/src/models/ggml-vocab-llama-spm.gguf .dev/carry/
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

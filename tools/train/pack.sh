@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Here, before the device calls of tools/train: the slim carry .dev/run (gasp, gasp-worker, the libraries the
-# GPU machine lacks; run tools/device-prepare.sh once before) and .dev/carry (the generated tasks, the CPU
-# targets' pairs gzipped, the llama vocabulary), both under the device tool's 64 MiB.
+# GPU machine lacks: tools/device-prepare.sh --slim) and .dev/carry (the generated tasks, the CPU targets' pairs
+# gzipped, the llama vocabulary), both under the device tool's 64 MiB. Build first (./setup.sh --no-bench).
 set -eu
 cd "$(dirname "$0")/../.."
 C=${1:-.dev/c2}
-rm -rf .dev/run .dev/carry && mkdir -p .dev/run .dev/carry
-cp -r build/gasp build/gasp-worker build/devlibs .dev/run/
-# debug sections stay here: the copies travel stripped (a third of their size)
-strip --strip-unneeded .dev/run/gasp .dev/run/gasp-worker .dev/run/devlibs/*.so* 2>/dev/null || true
+bash tools/device-prepare.sh --no-build --slim >/dev/null
+rm -rf .dev/carry && mkdir -p .dev/carry
 tar czf .dev/carry/tasks.tgz -C "$C" tasks
 for f in "$C"/gfx900.jsonl "$C"/gfx1030.jsonl "$C"/gfx1100.jsonl "$C"/r300.jsonl; do
   [ -f "$f" ] && gzip -c "$f" > ".dev/carry/$(basename "$f").gz"
