@@ -27,6 +27,8 @@
  *               bit fields), a snippet
  *  ew_near      L0/L1 the benchmark's one-instruction computations at another type or operand order, or as one
  *               step of two (never the computation itself); made only when --families names it
+ *  ew_order     L1 the idioms' shapes (dot products, interpolations, clamps, polynomials, multiply-adds) with their
+ *               operands in every order, so that only the description tells them apart; only when named
  * Snippets name their inputs and result from several sets (a b c -> d, ax ay az bx by bz, x0 x1 ..., -> r, res,
  * out, ...), so that a model must read the registers from the prompt.
  * f16 is not a task dtype, so no family makes f16 tasks. */

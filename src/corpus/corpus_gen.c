@@ -11,13 +11,13 @@
 #include "corpus_int.h"
 
 static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose",
-                                       "loop", "ew_idiom", "ew_near", "ew_array", NULL};
-enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP, F_IDIOM, F_NEAR, F_ARRAY };
+                                       "loop", "ew_idiom", "ew_near", "ew_array", "ew_order", NULL};
+enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP, F_IDIOM, F_NEAR, F_ARRAY, F_ORDER };
 /* shares of --count, in percent of their sum, in the order above */
-static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10};
+static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10, 10};
 /* in the default set (no --families): a family added to it would change what every documented `--seed S --count N`
  * writes, so later families are made only when named */
-static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0};
+static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0};
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -387,10 +387,63 @@ static const char *const i_idioms[] = {
 };
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-static void idiom(inst *x, rng *r) {
+/* ---- the order family: the idioms' shapes with their operands in every order ----
+ *
+ * Why: the idiom templates put each shape's operands in one or two orders, and where one of them is a benchmark
+ * computation (dot3's a*d first, lerp's fma(c, b - a, a), clamp's min(max(a, b), c)) the exclusion removes it and
+ * leaves one order only. The tenth run's model wrote that order whatever the prompt said: on gfx1030 it answered dot3
+ * with c*f first and lerp with a - b, 10 samples of 10, even with the benchmark's wording replaced by the corpus's
+ * own numbered steps (tools/train/probe-wording.sh, PROBE=corpus, 2026-12-05), while renaming the registers changed
+ * nothing (PROBE=names). It had learnt the shape, not to read the steps. These forms are the same shapes with the
+ * pairs, roles and chain orders permuted, so that only the description tells them apart. Many are a benchmark L1
+ * computation with its inputs exchanged (dot3's pairs in another chain order, lerp with its ends swapped). Trained
+ * with those kept (KEEP_PERMUTED=o97 in tools/train, the eleventh run), the model answered clamp 0 of 10 in every
+ * wording, the corpus's steps included, writing min(max(x, hi), lo), one of these forms: as with the one-instruction
+ * permutations of the tenth run, a permuted benchmark computation teaches the permuted answer. So the tools reword
+ * this family with --drop-permuted like every other, and what it adds is the forms that are no benchmark
+ * permutation (the other pairings, the constants, the integer orders). The computations themselves stay excluded:
+ * gasp_corpus_is_bench_computation skips an instance equal to a benchmark task. A separate table, so that the idiom
+ * family's instances stay byte for byte what their seeds made. "i:" marks a form for the integer types, "f:" one for
+ * the float types, else both. */
+static const char *const order_forms[] = {
+    /* three-term dot products: each of the six chain orders over the pairs (0,3) (1,4) (2,5), and over (0,1) (2,3) (4,5) */
+    "f:(fma.$T $0 $3 (fma.$T $2 $5 (mul.$T $1 $4)))", "f:(fma.$T $1 $4 (fma.$T $0 $3 (mul.$T $2 $5)))",
+    "f:(fma.$T $1 $4 (fma.$T $2 $5 (mul.$T $0 $3)))", "f:(fma.$T $2 $5 (fma.$T $0 $3 (mul.$T $1 $4)))",
+    "f:(fma.$T $0 $3 (fma.$T $1 $4 (mul.$T $2 $5)))", "f:(fma.$T $4 $5 (fma.$T $2 $3 (mul.$T $0 $1)))",
+    "f:(fma.$T $0 $1 (fma.$T $2 $3 (mul.$T $4 $5)))", "f:(fma.$T $2 $3 (fma.$T $4 $5 (mul.$T $0 $1)))",
+    "f:(fma.$T $0 $1 (fma.$T $4 $5 (mul.$T $2 $3)))",
+    "f:(add.$T (add.$T (mul.$T $2 $5) (mul.$T $1 $4)) (mul.$T $0 $3))",
+    "f:(add.$T (add.$T (mul.$T $0 $3) (mul.$T $2 $5)) (mul.$T $1 $4))",
+    "i:(add.$T (add.$T (mul.$T $0 $3) (mul.$T $1 $4)) (mul.$T $2 $5))",
+    "i:(add.$T (mul.$T $2 $5) (add.$T (mul.$T $1 $4) (mul.$T $0 $3)))",
+    /* two-term ones */
+    "f:(fma.$T $0 $2 (mul.$T $1 $3))", "f:(fma.$T $1 $3 (mul.$T $0 $2))", "f:(fma.$T $2 $3 (mul.$T $0 $1))",
+    "f:(fma.$T $0 $1 (mul.$T $2 $3))",
+    /* interpolations: fma(w, y - x, x) with the weight, the ends and the subtraction's order permuted */
+    "f:(fma.$T $2 (sub.$T $0 $1) $1)", "f:(fma.$T $0 (sub.$T $2 $1) $1)", "f:(fma.$T $0 (sub.$T $1 $2) $2)",
+    "f:(fma.$T $1 (sub.$T $2 $0) $0)", "f:(fma.$T $1 (sub.$T $0 $2) $2)", "f:(fma.$T $2 (sub.$T $1 $0) $1)",
+    "f:(fma.$T $2 (sub.$T $0 $1) $0)", "f:(fma.$T $2 (add.$T $1 $0) $0)", "f:(fma.$T $2 (sub.$T $1 $0) $P)",
+    "f:(fma.$T $P (sub.$T $0 $1) $1)", "f:(add.$T $1 (mul.$T $2 (sub.$T $0 $1)))",
+    "i:(add.$T $0 (mul.$T $2 (sub.$T $1 $0)))", "i:(add.$T $1 (mul.$T $0 (sub.$T $2 $1)))",
+    /* clamps: which input is bounded, and by which bound first */
+    "(min.$T (max.$T $0 $2) $1)", "(min.$T (max.$T $1 $2) $0)", "(max.$T (min.$T $0 $2) $1)",
+    "(max.$T (min.$T $0 $1) $2)", "(max.$T (min.$T $1 $2) $0)", "(min.$T (max.$T $1 $L) $H)",
+    "(max.$T (min.$T $0 $H) $L)", "(min.$T (max.$T $0 $L) $1)", "(max.$T (min.$T $0 $H) $1)",
+    "(min.$T $H (max.$T $0 $1))",
+    /* polynomials by Horner's rule, the constants of either sign */
+    "f:(fma.$T (fma.$T (fma.$T $G $0 $G) $0 $G) $0 $G)", "f:(fma.$T (fma.$T $G $0 $G) $0 $G)",
+    "f:(fma.$T $0 (fma.$T $0 (fma.$T $G $0 $G) $G) $G)", "f:(fma.$T (fma.$T (fma.$T $0 $G $G) $0 $G) $0 $G)",
+    /* no permutation of a one-instruction computation (fma_f32, mad_s32): a corpus of those taught the models to
+     * answer them permuted (tools/train/README.md, "The tenth run") */
+};
+
+static void idiom(inst *x, rng *r, int order) {
   static const char *const fk[] = {"0.5", "0.25", "2", "3", "1.5", "-1", "-0.5", "0.75", "10", "0.1",
                                    "4", "-2", "0.125", "100", "0.01", "1.25", "-3", "0.2", "5", "0.3"};
   static const char *const pk[] = {"0.01", "0.1", "0.2", "0.25", "0.5", "0.3", "0.05", "0.125"};
+  /* the order family's polynomial coefficients: each magnitude with either sign */
+  static const char *const gk[] = {"0.5", "-0.5", "1.25", "-1.25", "2", "-2", "0.75", "-0.75", "3",
+                                   "-3", "1.5", "-1.5", "0.25", "-0.25", "4", "-4", "0.1", "-0.1"};
   static const char *const flo[] = {"-1", "0", "-0.5", "0", "-2", "0.1", "-10", "0"},
                            *const fhi[] = {"1", "1", "0.5", "6", "2", "0.9", "10", "255"};
   static const char *const ik[] = {"2", "3", "5", "7", "13", "17", "31", "100", "255", "1000"}, *const ikn[] = {"-1", "-7", "-3"};
@@ -398,7 +451,12 @@ static void idiom(inst *x, rng *r) {
   static const char *const masks[] = {"1", "3", "7", "15", "255", "65535", "1023"};
   int fl = chance(r, 55);
   const char *tmpl;
-  if (fl) {
+  if (order) {
+    do tmpl = order_forms[rnd(r, NELEM(order_forms))];
+    while ((fl && !strncmp(tmpl, "i:", 2)) || (!fl && !strncmp(tmpl, "f:", 2)));
+    if (tmpl[1] == ':') tmpl += 2;
+    x->type = fl ? (chance(r, 10) ? GASP_MT_F64 : GASP_MT_F32) : chance(r, 50) ? GASP_MT_S32 : GASP_MT_U32;
+  } else if (fl) {
     x->type = chance(r, 10) ? GASP_MT_F64 : GASP_MT_F32;
     tmpl = f_idioms[rnd(r, NELEM(f_idioms))];
   } else {
@@ -431,6 +489,7 @@ static void idiom(inst *x, rng *r) {
     } else if (c == 'T') gasp_str_puts(&x->e, tn(x->type));
     else if (c == 'F') gasp_str_puts(&x->e, fk[rnd(r, NELEM(fk))]);
     else if (c == 'P') gasp_str_puts(&x->e, pk[rnd(r, NELEM(pk))]);
+    else if (c == 'G') gasp_str_puts(&x->e, gk[rnd(r, NELEM(gk))]);
     else if (c == 'L') gasp_str_puts(&x->e, fl ? flo[pair] : ilo[pair]);
     else if (c == 'H') gasp_str_puts(&x->e, fl ? fhi[pair] : ihi[pair]);
     else if (c == 'I') gasp_str_puts(&x->e, s32 && chance(r, 25) ? ikn[rnd(r, NELEM(ikn))] : ik[rnd(r, NELEM(ik))]);
@@ -601,10 +660,10 @@ static void draw(inst *x, rng *r, int fam) {
   gasp_str_init(&x->e);
   x->family = families[fam];
   for (int k = 0; k < CORPUS_MAXIN; k++) x->stride[k] = 1;
-  if (fam == F_IDIOM) {
+  if (fam == F_IDIOM || fam == F_ORDER) {
     x->kind = GASP_RENDER_SNIPPET;
     x->level = 1;
-    idiom(x, r);
+    idiom(x, r, fam == F_ORDER);
     return;
   }
   if (fam == F_NEAR) {
@@ -688,7 +747,7 @@ static void draw(inst *x, rng *r, int fam) {
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
-  if (fam == F_IDIOM || fam == F_NEAR) return; /* written by draw */
+  if (fam == F_IDIOM || fam == F_NEAR || fam == F_ORDER) return; /* written by draw */
   if (fam == F_LOOP) {
     static const char *const counts[] = {"(and.u32 k 15)", "(and.u32 k 7)", "(rem.u32 k 13)", "(rem.u32 k 9)"};
     const char *tt = tn(x->type);
@@ -847,7 +906,7 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
          * (the canonical form ignores names), else each operation on registers would occur once and on literals 16
          * times */
         char names[160] = "";
-        if (f == F_OP || f == F_NEAR || f == F_ARRAY) {
+        if (f == F_OP || f == F_NEAR || f == F_ARRAY || f == F_ORDER) {
           for (int k = 0; k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
           snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
         }

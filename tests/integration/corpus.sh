@@ -140,6 +140,20 @@ outs = {re.search(r"write to (\w+)\.", p["prompt"]).group(1) for p in ps}
 assert outs - {"out"}, outs
 PY
 
+# the order family: its snippets pass on gfx1030 like any other; some are benchmark L1 computations with the inputs
+# exchanged, which --drop-permuted leaves out and a plain reword keeps (tools/train passes KEEP_PERMUTED for it)
+expect_rc 0 "corpus gen --families ew_order" "$GASP" corpus gen --seed 6 --count 40 --families ew_order -o "$TMP/ord"
+expect_rc 0 "corpus build gfx1030, ew_order" "$GASP" corpus build --target gfx1030 --tasks-dir "$TMP/ord" -o "$TMP/ord.jsonl" --workers 2 -q
+expect_rc 0 "corpus reword ew_order" "$GASP" corpus reword --tasks-dir "$TMP/ord" --wordings 1 -q -o "$TMP/ord1.jsonl" "$TMP/ord.jsonl"
+expect_rc 0 "corpus reword ew_order --drop-permuted" "$GASP" corpus reword --tasks-dir "$TMP/ord" --wordings 1 --drop-permuted -q -o "$TMP/ord2.jsonl" "$TMP/ord.jsonl"
+python3 - "$TMP/ord.jsonl" "$TMP/ord1.jsonl" "$TMP/ord2.jsonl" <<'PY' && ok || bad "ew_order pairs pass on gfx1030; --drop-permuted leaves out some, a plain reword none"
+import json, sys
+ps, all1, drop = ([json.loads(l) for l in open(f)] for f in sys.argv[1:])
+# no f64 on the emulator: the f64 forms (a tenth of the float ones) are the only ones that may fail
+assert len(ps) >= 34 and all(p["verified"] is True and p["family"] == "ew_order" for p in ps), len(ps)
+assert len(all1) == len(ps) and 0 < len(ps) - len(drop) < len(ps), (len(ps), len(all1), len(drop))
+PY
+
 # a wrong reference is not admitted: one OpenCL reference made to add 1 to every result
 victim=$(ls "$TMP/gfx1030"/c.* | head -1); victim=${victim##*/c.}
 sed -i 's/\(if (i < n) [a-z]*\[i\] = \)/\11 + /; s/\(    [a-z]*\[i\] = \)/\11 + /' "$D/amdgcn/$victim.cl"

@@ -468,6 +468,15 @@ static int gen_into(const gasp_corpus_gen_opts *o, int want, char dir[32], gasp_
   return ok ? 0 : -1;
 }
 
+/* the index of the input whose name starts p (followed by a space or a parenthesis), or -1 */
+static int input_at(const char *p, const char *const *in, int nin) {
+  for (int k = 0; k < nin; k++) {
+    size_t l = strlen(in[k]);
+    if (!strncmp(p, in[k], l) && (p[l] == ' ' || p[l] == ')')) return k;
+  }
+  return -1;
+}
+
 static void generate(void) {
   char d1[] = "/tmp/gasp-corpus-a-XXXXXX", d2[] = "/tmp/gasp-corpus-b-XXXXXX", d3[] = "/tmp/gasp-corpus-c-XXXXXX";
   if (!mkdtemp(d1) || !mkdtemp(d2) || !mkdtemp(d3)) return;
@@ -488,9 +497,11 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near and ew_array only when named: a default set that grew would change what every documented seed writes */
+  /* ew_near, ew_array and ew_order only when named: a default set that grew would change what every documented seed
+   * writes */
   for (int i = 0; fam[i]; i++)
-    CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") ? s1.per_family[i] > 0 : s1.per_family[i] == 0,
+    CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") ? s1.per_family[i] > 0
+                                                                                                : s1.per_family[i] == 0,
           "family %s made tasks (%d)", fam[i],
           s1.per_family[i]);
   gasp_taskset ts;
@@ -622,6 +633,52 @@ static void generate(void) {
     gasp_taskset_free(&ts7);
   }
   remove_dir(d7);
+  /* the order family: one shape in many operand orders, so that only the description tells them apart: the innermost
+   * product of the three-term dot products on several pairs, the interpolations' subtraction led by several inputs;
+   * never a benchmark computation */
+  o.seed = 5;
+  o.count = 300;
+  o.families = "ew_order";
+  char d8[32];
+  gasp_corpus_gen_stats s8;
+  gasp_taskset ts8;
+  if (!gen_into(&o, 300, d8, &s8, &ts8)) {
+    int mul_pair[6][6] = {{0}}, sub_lead[3] = {0}, dots = 0, lerps = 0, clamps = 0;
+    for (size_t i = 0; i < ts8.count; i++) {
+      const gasp_task *t = &ts8.items[i];
+      CHECK(t->snippet && t->ptx_snippet && t->level == 1 && t->amd_reference, "%s is an L1 snippet with both answers", t->id);
+      const char *in[6];
+      int nin = 0;
+      for (int k = 0; k < t->nparams; k++)
+        if (t->params[k].role == GASP_ROLE_IN && nin < 6) in[nin++] = t->params[k].name;
+      const char *mp = strstr(t->map, "(mul.f");
+      if (nin == 6 && !strncmp(t->map, "(fma.", 5) && mp) {
+        const char *q = strchr(mp, ' ') + 1;
+        int x0 = input_at(q, in, nin), x1 = x0 >= 0 ? input_at(q + strlen(in[x0]) + 1, in, nin) : -1;
+        if (x0 >= 0 && x1 >= 0) mul_pair[x0][x1]++, dots++;
+      }
+      const char *sp = strstr(t->map, "(sub.f");
+      if (nin == 3 && !strncmp(t->map, "(fma.", 5) && sp) {
+        int x0 = input_at(strchr(sp, ' ') + 1, in, nin);
+        if (x0 >= 0) sub_lead[x0]++, lerps++;
+      }
+      clamps += (!strncmp(t->map, "(min.", 5) && strstr(t->map, "(max.")) || (!strncmp(t->map, "(max.", 5) && strstr(t->map, "(min."));
+      gasp_map m;
+      char e[160];
+      if (gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) == 0)
+        CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
+    }
+    int pairs = 0;
+    for (int a = 0; a < 6; a++)
+      for (int b = 0; b < 6; b++) pairs += mul_pair[a][b] > 0;
+    CHECK(dots > 10 && pairs >= 4, "order: %d dot products, the innermost product on %d pairs", dots, pairs);
+    CHECK(lerps > 10 && sub_lead[0] && sub_lead[1] && sub_lead[2],
+          "order: %d interpolations, the subtraction led by input 0 %d, 1 %d, 2 %d times", lerps, sub_lead[0],
+          sub_lead[1], sub_lead[2]);
+    CHECK(clamps > 20, "order: %d clamps", clamps);
+    gasp_taskset_free(&ts8);
+  }
+  remove_dir(d8);
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
   o.seed = 3;
