@@ -9,6 +9,7 @@
 #   s81, s82 the eighth run's ew_op,ew_seq,ew_idiom seed 81 (4,500) and ew_op,ew_seq seed 82 (1,800)
 #   arr  ew_array, seed 95, 1,500 tasks: short kernels with parameters named as kernels are (the tenth run)
 #   i96  ew_idiom, seed 96, 2,500 tasks: L1 idioms for the run after the tenth (2,261 not in the sets before)
+#   o97  ew_order, seed 97, 2,000 tasks: the idioms' shapes with their operands in every order (the eleventh run)
 # and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
 # one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
 # Then tools/train/carry.sh rewords the verified pairs kept in tools/train/data/ into .dev/carry (minutes), instead
@@ -25,6 +26,7 @@ gen a93 --seed 93 --count 1500 --families arb
 gen near --seed 94 --count 1500 --families ew_near
 gen arr --seed 95 --count 1500 --families ew_array
 gen i96 --seed 96 --count 2500 --families ew_idiom
+gen o97 --seed 97 --count 2000 --families ew_order
 # the eighth run's s81 and s82, whose AMD pairs tools/train/data keeps too
 gen s81 --seed 81 --count 4500 --families ew_op,ew_seq,ew_idiom
 gen s82 --seed 82 --count 1800 --families ew_op,ew_seq
@@ -51,4 +53,4 @@ sub k92 k92a 600 .
 sub t7 t7a 1000 g_ew_op
 for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
 cp -r near neara
-for s in s83 k92 t7 base a93 near arr i96 s81 s82 s83a k92a t7a neara; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
+for s in s83 k92 t7 base a93 near arr i96 o97 s81 s82 s83a k92a t7a neara; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
