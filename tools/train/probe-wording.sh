@@ -12,6 +12,11 @@
 # value %a") and in the corpus's ("%d = popc(%a)"). The seventh run wrote popc, cvt and sqrt for the corpus's and
 # and/xor/max for the benchmark's, hence the PROSE style of reword. On a target without a GPU here (ptx-sm90) the
 # answers are shown but not run.
+# PROBE=names: lerp, clamp and dot3 with their inputs renamed a, b, c ... (description, parameters, reference).
+# PROBE=corpus: the same three in the generator's own words (numbered steps on %registers). Found with them
+# (2026-12-05, the tenth run's model, gfx1030): renaming changes nothing (0/10 each, the same answers); the corpus's
+# words take clamp from 0/10 to 9/10, while dot3 and lerp stay at 0/10 with the same wrong operand order.
+# PROBE=clamp: clamp_f32 with parts of the corpus's wording, to find the part that matters.
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
 set -eu
 M=${1:?model} T=${2:-gfx1030}
@@ -54,8 +59,63 @@ elif probe == "unary":
     variant("sqrt_f32", "probe_sqrt_corpus", "  One instruction: %d = sqrt(%a), in single precision (f32).\n" + fl +
             " Division and sqrt are the IEEE 754 correctly rounded operations, not approximations.\n"
             "  The input is in register %a (.f32); write the result to %d (.f32).\n")
+elif probe == "names":
+    # the same L1 tasks with their inputs renamed (the description, the parameters and the reference alike): the
+    # corpus's name sets have no input called t, and lo and hi only after src
+    import re as _re
+    def renamed(src, vid, names):
+        variant(src, vid, None)
+        y, cl = open(f"{out}/{vid}.yaml").read(), open(f"{out}/amdgcn/{vid}.cl").read()
+        head, desc_params = y.split("description: |\n", 1)
+        desc, rest = desc_params.split("\nsnippet:", 1) if "\nsnippet:" in desc_params else desc_params.split("\nparams:", 1)
+        sep = "\nsnippet:" if "\nsnippet:" in desc_params else "\nparams:"
+        for a, b in names.items():
+            desc = _re.sub(rf"%{a}\b", f"%@{b}", desc)
+            desc = _re.sub(rf"\b{a}\b", f"@{b}", desc)
+            rest = _re.sub(rf"name: {a},", f"name: @{b},", rest)
+            rest = _re.sub(rf"%{a}\b", f"%@{b}", rest)
+            cl = _re.sub(rf"\b{a}\[", f"@{b}[", cl)
+            cl = _re.sub(rf"\* {a},", f"* @{b},", cl)
+        y = head + "description: |\n" + desc + sep + rest
+        open(f"{out}/{vid}.yaml", "w").write(y.replace("@", ""))
+        open(f"{out}/amdgcn/{vid}.cl", "w").write(cl.replace("@", ""))
+    variant("lerp_f32", "probe_lerp_bench", None)
+    renamed("lerp_f32", "probe_lerp_w", {"t": "w"})
+    renamed("lerp_f32", "probe_lerp_abc", {"t": "c"})
+    variant("clamp_f32", "probe_clamp_bench", None)
+    renamed("clamp_f32", "probe_clamp_abc", {"x": "a", "lo": "b", "hi": "c"})
+    variant("dot3", "probe_dot3_bench", None)
+    renamed("dot3", "probe_dot3_abc", {"ax": "a", "ay": "b", "az": "c", "bx": "e", "by": "f", "bz": "g"})
+elif probe == "corpus":
+    # the same L1 tasks (names, reference, inputs) described in the generator's words (corpus_render.c): the
+    # numbered steps t1, t2 on %registers, the corpus's notes and register sentence
+    fma = ("  Every float operation rounds to nearest even on its own; fma(x, y, z) is the fused multiply-add, rounded"
+           " once; no other operations may be fused or reordered. Denormals are preserved (no flush to zero).\n")
+    variant("lerp_f32", "probe_lerp_bench", None)
+    variant("lerp_f32", "probe_lerp_corpus", "  Compute d = fma(t, b - a, a) in single precision (f32), one operation"
+            " after another in exactly this order:\n    t1 = %b - %a\n    %d = fma(%t, t1, %a)\n" + fma +
+            "  Inputs are in registers %a, %b and %t (.f32); write the result to %d (.f32).\n")
+    variant("clamp_f32", "probe_clamp_bench", None)
+    variant("clamp_f32", "probe_clamp_corpus", "  d = min(max(x, lo), hi) in single precision (f32), computed as:"
+            " t1 = max(%x, %lo), then %d = min(t1, %hi).\n" + fl + "\n"
+            "  Inputs are in registers %x, %lo and %hi (.f32); write the result to %d (.f32).\n")
+    variant("dot3", "probe_dot3_bench", None)
+    variant("dot3", "probe_dot3_corpus", "  Compute d = fma(az, bz, fma(ay, by, ax * bx)) in single precision (f32),"
+            " one operation after another in exactly this order:\n    t1 = %ax * %bx\n    t2 = fma(%ay, %by, t1)\n"
+            "    %d = fma(%az, %bz, t2)\n" + fma +
+            "  Inputs are in registers %ax, %ay, %az, %bx, %by and %bz (.f32); write the result to %d (.f32).\n")
+elif probe == "clamp":
+    # which part of the corpus's wording made clamp_f32 pass (PROBE=corpus): its steps on %registers, or the
+    # sentences around them
+    regs = "  Inputs are in registers %x, %lo and %hi (.f32); write the result to %d (.f32).\n"
+    variant("clamp_f32", "probe_clamp_bench", None)
+    variant("clamp_f32", "probe_clamp_steps", "  d = min(max(x, lo), hi): x clamped to the closed range [lo, hi], with lo <="
+            " hi always, computed as: t1 = max(%x, %lo), then %d = min(t1, %hi).\n" + regs)
+    variant("clamp_f32", "probe_clamp_nosteps", "  d = min(max(x, lo), hi) in single precision (f32).\n" + fl + "\n" + regs)
+    variant("clamp_f32", "probe_clamp_short", "  d = min(max(x, lo), hi).\n" + regs + "  No input is NaN.\n")
+    variant("clamp_f32", "probe_clamp_regs", "  d = min(max(%x, %lo), %hi) in single precision (f32).\n" + fl + "\n" + regs)
 else:
-    sys.exit(f"PROBE={probe}: add or unary")
+    sys.exit(f"PROBE={probe}: add, unary, names, corpus or clamp")
 PY
 GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 \
   --max-tokens 256 --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
