@@ -141,7 +141,7 @@ assert outs - {"out"}, outs
 PY
 
 # the order family: its snippets pass on gfx1030 like any other; some are benchmark L1 computations with the inputs
-# exchanged, which --drop-permuted leaves out and a plain reword keeps (tools/train passes KEEP_PERMUTED for it)
+# exchanged, which --drop-permuted leaves out and a plain reword keeps (tools/train drops them: tools/train/permuted.sh)
 expect_rc 0 "corpus gen --families ew_order" "$GASP" corpus gen --seed 6 --count 40 --families ew_order -o "$TMP/ord"
 expect_rc 0 "corpus build gfx1030, ew_order" "$GASP" corpus build --target gfx1030 --tasks-dir "$TMP/ord" -o "$TMP/ord.jsonl" --workers 2 -q
 expect_rc 0 "corpus reword ew_order" "$GASP" corpus reword --tasks-dir "$TMP/ord" --wordings 1 -q -o "$TMP/ord1.jsonl" "$TMP/ord.jsonl"

@@ -14,16 +14,12 @@ D=$1 NAME=$2
 G=build/gasp
 [ -d "$D/tasks" ] || { echo "amd-pairs: $D/tasks: no such directory" >&2; exit 2; }
 mkdir -p .dev/carry
-# --drop-permuted leaves out benchmark computations with their inputs exchanged, except for the sets named in
-# KEEP_PERMUTED (default none: the eleventh run kept o97's and they taught the permuted answers, as
-# src/corpus/corpus_gen.c says)
-dp=--drop-permuted
-case " ${KEEP_PERMUTED:-} " in *" $NAME "*) dp="" ;; esac
+. tools/train/permuted.sh
 for t in ${TARGETS:-gfx1030 gfx900 gfx1100}; do
   t0=$(date +%s)
   "$G" corpus build --target "$t" --tasks-dir "$D/tasks" -o "$D/$t.jsonl" --workers "${WORKERS:-2}" -q --resume
   out=.dev/carry/${NAME:+$NAME-}$t.jsonl
-  "$G" corpus reword --tasks-dir "$D/tasks" --wordings "${WORDINGS:-3}" --rename $dp -q -o "$out" "$D/$t.jsonl"
+  "$G" corpus reword --tasks-dir "$D/tasks" --wordings "${WORDINGS:-3}" --rename $(drop_permuted "$NAME") -q -o "$out" "$D/$t.jsonl"
   xz -T2 -6 -f "$out"
   echo "$D $t: $(wc -l < "$D/$t.jsonl") verified pairs, $(xz -dc "$out.xz" | wc -l) reworded, $(( $(date +%s) - t0 )) s"
 done

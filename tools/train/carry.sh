@@ -17,8 +17,7 @@ G=$PWD/build/gasp D=${1:-.dev/d9} DATA=tools/train/data
 bash tools/device-prepare.sh --no-build --slim >/dev/null
 rm -rf .dev/carry && mkdir -p .dev/carry
 cp .deps/llama/src/models/ggml-vocab-llama-spm.gguf .dev/carry/
-# --drop-permuted, except for the sets in KEEP_PERMUTED (default none, as in amd-pairs.sh)
-dp() { case " ${KEEP_PERMUTED:-} " in *" $1 "*) ;; *) echo --drop-permuted ;; esac; }
+. tools/train/permuted.sh
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 # data/amd/SET-T.jsonl.xz and data/r300/SET-r300.jsonl.xz: reworded against DIR/SET/tasks
@@ -34,7 +33,7 @@ for f in "$DATA"/amd/*.jsonl.xz "$DATA"/r300/*.jsonl.xz; do
   [ "$t" = r300 ] && out=.dev/carry/r300.jsonl # read by default, as the AMD plain names
   r=""
   [ "$t" != r300 ] && r=--rename
-  "$G" corpus reword --tasks-dir "$D/$set/tasks" --wordings "${WORDINGS:-3}" $r $(dp "$set") -q -o "$out" "$W/in.jsonl"
+  "$G" corpus reword --tasks-dir "$D/$set/tasks" --wordings "${WORDINGS:-3}" $r $(drop_permuted "$set") -q -o "$out" "$W/in.jsonl"
   xz -T2 -6 -f "$out"
   echo "$f: $(wc -l < "$W/in.jsonl") pairs, $(xz -dc "$out.xz" | wc -l) reworded -> $out.xz"
 done
@@ -42,7 +41,7 @@ for f in "$DATA"/ptx/*.jsonl.xz; do
   [ -f "$f" ] || continue
   set=$(basename "$f" -ptx-sm90.jsonl.xz)
   xz -dc "$f" > "$W/in.jsonl"
-  "$G" corpus reword --tasks-dir "$D/$set/tasks" --wordings "${WORDINGS:-3}" $(dp "$set") -q -o ".dev/carry/r$set-ptx.jsonl" "$W/in.jsonl"
+  "$G" corpus reword --tasks-dir "$D/$set/tasks" --wordings "${WORDINGS:-3}" $(drop_permuted "$set") -q -o ".dev/carry/r$set-ptx.jsonl" "$W/in.jsonl"
   xz -T2 -6 -f ".dev/carry/r$set-ptx.jsonl"
   echo "$f: $(wc -l < "$W/in.jsonl") pairs -> .dev/carry/r$set-ptx.jsonl.xz"
 done

@@ -6,6 +6,7 @@
 set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
+. "$R/tools/train/permuted.sh"
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 [ -d "$W/tasks" ] || untar "$(carried tasks.txz tasks.tgz)" "$W"
@@ -28,10 +29,7 @@ for tgz in ${PTX_TASKS:-${L0_TASKS:-}}; do
   gzip -c "$W/$n-ptx-sm90.jsonl" > "$OUT/$n-ptx-sm90.jsonl.gz"
   # REWORD=K: trained on under K wordings each (gasp corpus reword; the returned pairs stay as verified)
   if [ -n "${REWORD:-}" ]; then
-    # KEEP_PERMUTED (default none): sets reworded without --drop-permuted, as in tools/train/amd-pairs.sh
-    dp=--drop-permuted
-    case " ${KEEP_PERMUTED:-} " in *" $n "*) dp="" ;; esac
-    "$G" corpus reword --tasks-dir "$W/pt-$n/tasks" --wordings "$REWORD" $dp -o "$W/$n-ptx-sm90.rw.jsonl" "$W/$n-ptx-sm90.jsonl" &&
+    "$G" corpus reword --tasks-dir "$W/pt-$n/tasks" --wordings "$REWORD" $(drop_permuted "$n") -o "$W/$n-ptx-sm90.rw.jsonl" "$W/$n-ptx-sm90.jsonl" &&
       mv "$W/$n-ptx-sm90.rw.jsonl" "$W/$n-ptx-sm90.jsonl"
   fi
 done

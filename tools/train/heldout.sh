@@ -11,16 +11,17 @@ set -eu
 cd "$(dirname "$0")/../.."
 M=${1:?model} OUT=${2:?out.jsonl} D=${3:-.dev/d9}
 G=$PWD/build/gasp
-for s in base s83 s81 s82 i96 o97 t7 near k92 arr; do
+SETS="base s83 s81 s82 i96 o97 t7 near k92 arr"
+for s in $SETS; do
   [ -d "$D/$s/tasks" ] || { echo "heldout: $D/$s/tasks missing: run tools/train/sets.sh first" >&2; exit 2; }
 done
 H=$(mktemp -d)
 trap 'rm -rf "$H"' EXIT
 "$G" corpus gen -q --seed 99 --count 400 --families ew_seq,ew_idiom -o "$H/all"
 mkdir -p "$H/keep/amdgcn" && cp "$H/all/amdgcn/gasp_amd.h" "$H/keep/amdgcn/"
-python3 - "$H/all" "$H/keep" "$D" <<'PY'
+python3 - "$H/all" "$H/keep" "$D" "$SETS" <<'PY'
 import glob, os, re, shutil, sys
-src, dst, sets = sys.argv[1:]
+src, dst, sets, names = sys.argv[1:]
 def shape(f):
     y = open(f).read()
     m = re.search(r'^map: "(.*)"$', y, re.M).group(1)
@@ -28,7 +29,7 @@ def shape(f):
         m = re.sub(rf"\b{n}\b", f"${i}", m)
     return m, int(re.search(r"^level: (\d)", y, re.M).group(1))
 seen = set()
-for s in "base s83 s81 s82 i96 o97 t7 near k92 arr".split():
+for s in names.split():
     for f in glob.glob(f"{sets}/{s}/tasks/*.yaml"):
         seen.add(shape(f)[0])
 num = lambda p: int(re.search(r"_(\d+)\.yaml$", p).group(1))
