@@ -423,7 +423,8 @@ static int corpus_reword(int argc, char **argv) {
       "The map, and so the verified answer, is the same: the completion is copied unchanged and each new prompt is\n"
       "what 'gasp prompt' builds for the reworded task. Element-wise kernels keep their register names and the\n"
       "generator's sentences on indexing and launch. A pair whose task has one wording (reductions, scans,\n"
-      "transposes, loops, ARB programs, tasks not generated) is written once, as it is. Each line gains\n"
+      "transposes, loops, ARB programs, tasks not generated) is written once. Every pair's own prompt is built again\n"
+      "as 'gasp prompt' builds it now (a pair whose task is not in DIR keeps its prompt). Each line gains\n"
       "\"wording\": 0 for the pair's own, 1.. for the others. Exit 1 when a line is not a pair or a task could not\n"
       "be reworded (a kernel whose description is not the generator's: its pair is still written once).\n"
       "Why: a small model trained on one wording per task follows the wording, not the computation\n"
@@ -491,6 +492,11 @@ static int corpus_reword(int argc, char **argv) {
           continue;
         }
       }
+      /* the pair's own wording under the prompt gasp builds now: a pair kept from an earlier build (tools/train/data)
+       * trains on the prompt the benchmark will show (the Data line of 2026-12-05 came after most pairs were made) */
+      char *own = t && tg ? gasp_prompt_build(tg, t, GASP_VARIANT_DEFAULT) : NULL;
+      if (own) json_object_set_new(j, "prompt", json_string(own)), prompt = json_string_value(json_object_get(j, "prompt"));
+      free(own);
       json_object_set_new(j, "wording", json_integer(0));
       char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
       fprintf(o, "%s\n", s);

@@ -27,6 +27,33 @@ static void task_text(const gasp_task *task, gasp_str *s) {
   }
 }
 
+/* A kernel's parameters by role and element type ("- Data: a and b are f32 input arrays (read only); c is the
+ * f32 output array; n is a u32 scalar."). The targets' argument lists name pointers without what they point at
+ * (".param .u64 a", "a pointer (8 bytes) at offset 0") and a description need not say it ("Element-wise sum of two
+ * float arrays"): the shipped model of 2026-12-05 added vector_add's floats as integers on every gfx1030 sample and
+ * stored saxpy's result through its input y (tools/train/README.md, "The twelfth run"). */
+static void data_text(const gasp_task *task, gasp_str *s) {
+  int done[GASP_MAX_PARAMS] = {0}, first = 1;
+  for (int i = 0; i < task->nparams; i++) {
+    if (done[i]) continue;
+    const gasp_param *p = &task->params[i];
+    int idx[GASP_MAX_PARAMS], n = 0;
+    for (int j = i; j < task->nparams; j++)
+      if (!done[j] && task->params[j].role == p->role && task->params[j].type == p->type) done[j] = 1, idx[n++] = j;
+    gasp_str_puts(s, first ? "- Data: " : "; ");
+    first = 0;
+    for (int k = 0; k < n; k++)
+      gasp_str_printf(s, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ", task->params[idx[k]].name);
+    const char *ty = gasp_dtype_name(p->type);
+    const char *an = ty[0] == 'f' || ty[0] == 's' ? "an" : "a"; /* "an f32", "an s32", "a u32" */
+    if (p->role == GASP_ROLE_SCALAR && n > 1) gasp_str_printf(s, " are %s scalars", ty);
+    else if (p->role == GASP_ROLE_SCALAR) gasp_str_printf(s, " is %s %s scalar", an, ty);
+    else if (p->role == GASP_ROLE_IN) gasp_str_printf(s, n > 1 ? " are %s input arrays (read only)" : " is the %s input array (read only)", ty);
+    else gasp_str_printf(s, n > 1 ? " are %s output arrays" : " is the %s output array", ty);
+  }
+  if (!first) gasp_str_puts(s, ".\n");
+}
+
 char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char *variant) {
   if (!gasp_prompt_variant_valid(variant)) return NULL;
   int constrained = strcmp(variant, "bare") != 0;
@@ -54,6 +81,7 @@ char *gasp_prompt_build(const gasp_target *t, const gasp_task *task, const char 
   }
   gasp_str_puts(&s, "\nConstraints:\n");
   t->constraints(t, task, &s);
+  if (!task->snippet && t->exec != GASP_EXEC_GL) data_text(task, &s);
   size_t tag = strcspn(t->fence_tags, " ");
   gasp_str_printf(&s, "- Output format: only the assembly, in one ```%.*s fenced block, no explanation.\n", (int)tag,
                   t->fence_tags);

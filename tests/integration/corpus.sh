@@ -86,7 +86,7 @@ for t, ps in by.items():
     assert len(ps) == (3 if t in snip or t in kern else 1), (t, len(ps))
     assert len({p["prompt"] for p in ps}) == len(ps), t
 # snippets renamed (AMD reads v2, v3, ... in order), kernels never (a kernel's answer names its parameters)
-regs = lambda pr: re.search(r"the inputs are in (v2 \(\w+ .*?)\)", pr).group(1)
+regs = lambda pr: re.search(r"the inputs are (%\w+ = v2 .*?);", pr).group(1)
 renamed = sum(regs(p["prompt"]) != regs(orig[p["task"]]["prompt"]) for p in rw if p["wording"] and p["task"] in snip)
 assert renamed == sum(1 for p in rw if p["wording"] and p["task"] in snip), renamed
 for p in rw:
@@ -95,9 +95,13 @@ for p in rw:
         assert pre(p["prompt"]) == pre(orig[p["task"]]["prompt"]), p["task"]
 ptx = [json.loads(l) for l in open(sys.argv[3])]
 assert len(ptx) == 3 and len({p["prompt"] for p in ptx}) == 3
-# the task's own names (the AMD prompt's "v2 (a f32)") are the ones each PTX wording's semantics line gives
-keep = set(re.findall(r"v\d+ \((\w+) \w+\)", ptx[0]["prompt"]))
-for p in ptx[1:]:
+# the pair's own prompt (the AMD one it was made with) is built again as gasp prompt builds it for its target, and the
+# task's own names (the AMD prompt's "%a = v2 (f32)") are the ones each PTX wording's semantics line gives
+amd = next(p for p in orig.values() if p["level"] == 1)
+keep = set(re.findall(r"%(\w+) (?:=|in) v\d+ \(\w+\)", amd["prompt"]))
+assert keep, amd["prompt"]
+assert ptx[0]["wording"] == 0 and "```ptx" in ptx[0]["prompt"] and "- Semantics:" in ptx[0]["prompt"], ptx[0]["prompt"]
+for p in ptx:
     sem = p["prompt"].split("- Semantics:")[1].split("\n")[0]
     assert set(re.findall(r"%(\w+) \(\.", sem)) == keep, (keep, sem)
 PY

@@ -32,6 +32,16 @@ int main(void) {
   CHECK(strstr(f89, "sm_89") && strstr(f89, "RTX 4090") && !strstr(f89, "sm_90"), "sm_89 facts");
   char *sn = gasp_prompt_build(t, add, "constrained");
   CHECK(strstr(sn, "%a") && strstr(sn, "%d") && strstr(sn, "No `.version`"), "snippet prompt names registers");
+  /* the arrays' element types and roles, which the argument lists do not give; not for a snippet (its registers
+   * are in the constraints) and not in the bare variant */
+  CHECK(strstr(con, "- Data: a and b are f32 input arrays (read only); c is the f32 output array; n is a u32 scalar.\n"),
+        "a kernel's data line");
+  CHECK(!strstr(sn, "- Data:") && !strstr(bare, "- Data:"), "no data line for a snippet or a bare prompt");
+  const gasp_task *sx = gasp_taskset_find(&ts, "saxpy");
+  char *sxp = sx ? gasp_prompt_build(gasp_target_find("gfx1030"), sx, "constrained") : NULL;
+  CHECK(sxp && strstr(sxp, "; out is the f32 output array; alpha is an f32 scalar; n is a u32 scalar.\n"),
+        "one output among inputs, scalars of two types (gfx1030)");
+  free(sxp);
   char *rep = gasp_prompt_repair(t, va, "constrained", "add.f32 %f1, %f9;", "class range at the check stage\nline 3, column 9: range: register '%f9' is outside\n");
   CHECK(rep && strstr(rep, "Constraints") && strstr(rep, "Your previous answer was:\n```\nadd.f32 %f1, %f9;\n```") &&
             strstr(rep, "line 3, column 9: range") && strstr(rep, "corrected"), "repair prompt quotes answer and failure");

@@ -100,14 +100,22 @@ static void amd_constraints(const gasp_target *t, const gasp_task *task, gasp_st
   if (task->snippet) {
     gasp_str_puts(o, "- Syntax: AMDGPU instructions only, one per line (llvm-mc syntax); no directives, labels outside "
                      "your own code, or s_endpgm: your lines are spliced into a kernel that has loaded element i of "
-                     "every input and stores the outputs after your lines.\n- Registers: the inputs are in");
+                     "every input and stores the outputs after your lines.\n- Registers: the inputs are");
+    /* each name as the description writes it, then its register ("%lo = v3"): the model reads "%lo" in a step and
+     * finds the register right after the same tokens here. The earlier "v3 (lo f32)" put the register before a
+     * bare name, and the shipped model of 2026-12-05 read the wrong input's register in most of its held-out
+     * failures on gfx1030 (tools/train/README.md, "The twelfth run") */
+    int k = 0;
     for (int i = 0; i < task->nparams; i++)
       if (task->params[i].role == GASP_ROLE_IN)
-        gasp_str_printf(o, " v%d (%s %s)", snippet_vreg(task, i), task->params[i].name, gasp_dtype_name(task->params[i].type));
-    gasp_str_puts(o, "; leave the result in");
+        gasp_str_printf(o, "%s %%%s = v%d (%s)", k++ ? "," : "", task->params[i].name, snippet_vreg(task, i),
+                        gasp_dtype_name(task->params[i].type));
+    gasp_str_puts(o, "; leave the result");
+    k = 0;
     for (int i = 0; i < task->nparams; i++)
       if (task->params[i].role == GASP_ROLE_OUT)
-        gasp_str_printf(o, " v%d (%s %s)", snippet_vreg(task, i), task->params[i].name, gasp_dtype_name(task->params[i].type));
+        gasp_str_printf(o, "%s %%%s in v%d (%s)", k++ ? "," : "", task->params[i].name, snippet_vreg(task, i),
+                        gasp_dtype_name(task->params[i].type));
     gasp_str_printf(o, ". Free for temporaries: v%d-v63, s32-s47 and %s. Do not change v0, v1, s0-s31 or EXEC; do not "
                        "access memory.\n",
                     2 + array_count(task), a->wave64 ? "vcc" : "vcc_lo");
