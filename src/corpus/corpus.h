@@ -99,6 +99,9 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
  * ("the count of set bits in the 32-bit value %a", "the 32-bit signed integer %a converted to single precision") */
 #define GASP_CORPUS_STYLE_PROSE 64u
 #define GASP_CORPUS_STYLE_PROSE_ALT 128u
+/* ARRAYS (a kernel's only): a first sentence that names the input arrays' element type as people write it ("An
+ * element-wise kernel over two float arrays."), as vector_add and scale_bias read ("two float arrays", "floats") */
+#define GASP_CORPUS_STYLE_ARRAYS 256u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

@@ -343,7 +343,12 @@ static void desc_node(desc_ctx *c, int id, gasp_str *out) {
 /* A type in words; a reword's style picks one of five phrasings (0 is the generator's), since the benchmark's
  * own read "in single precision, round to nearest even" (add_f32) or "on 32-bit signed integers" (mad_s32): a
  * model trained on "(f32)" alone wrote an integer add for add_f32's wording and a float add for the corpus's */
+static int arrays_style; /* GASP_CORPUS_STYLE_ARRAYS on a kernel: the type as C names its elements */
 static const char *type_words_v(gasp_map_type t, int v) {
+  /* ARRAYS: "in floats", the noun of the arrays' sentence, so that it is the only name of the type (as vector_add's
+   * "two float arrays" is) */
+  if (arrays_style && (t == GASP_MT_F32 || t == GASP_MT_F64 || t == GASP_MT_S32 || t == GASP_MT_U32))
+    return t == GASP_MT_F32 ? "floats" : t == GASP_MT_F64 ? "doubles" : t == GASP_MT_S32 ? "ints" : "unsigned ints";
   static const char *const w[4][GASP_CORPUS_TYPE_WORDINGS] = {
       {"single precision (f32)", "single precision", "f32", "32-bit floats (.f32)", "single precision, round to nearest even"},
       {"double precision (f64)", "double precision", "f64", "64-bit floats (.f64)", "double precision, round to nearest even"},
@@ -602,13 +607,32 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 
 static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s);
 
+/* the input arrays by their element type's C name, when they share one ("two float arrays", "an int array") */
+static void array_sentence(const gasp_task *t, gasp_str *s) {
+  static const char *const count[] = {"", "", "two", "three", "four", "five", "six", "seven", "eight"};
+  int n = 0;
+  gasp_dtype ty = GASP_DT_F32;
+  for (int i = 0; i < t->nparams; i++) {
+    if (t->params[i].role != GASP_ROLE_IN) continue;
+    if (n && t->params[i].type != ty) return; /* mixed types: no one noun */
+    ty = t->params[i].type;
+    n++;
+  }
+  const char *noun = ty == GASP_DT_F32 ? "float" : ty == GASP_DT_F64 ? "double" : ty == GASP_DT_S32 ? "int"
+                     : ty == GASP_DT_U32 ? "unsigned int" : NULL;
+  if (!noun || n < 1 || n > 8) return;
+  if (n == 1) gasp_str_printf(s, "An element-wise kernel over %s %s array.\n", noun[0] == 'i' || noun[0] == 'u' ? "an" : "a", noun);
+  else gasp_str_printf(s, "An element-wise kernel over %s %s arrays.\n", count[n], noun);
+}
+
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s) {
   int styled = kind == GASP_RENDER_SNIPPET || kind == GASP_RENDER_KERNEL;
   words_style = styled && (style & GASP_CORPUS_STYLE_WORDS);
   infix_kernel = kind == GASP_RENDER_KERNEL;
+  arrays_style = kind == GASP_RENDER_KERNEL && (style & GASP_CORPUS_STYLE_ARRAYS);
   describe(m, t, kind, want, style, s);
-  words_style = infix_kernel = 0;
+  words_style = infix_kernel = arrays_style = 0;
 }
 
 static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s) {
@@ -663,6 +687,12 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
     c.ntemp = 1; /* the notes below as for a sequence */
     goto notes;
   }
+  /* ARRAYS: "An element-wise kernel over two float arrays." The shipped model of 2026-12-05 answered vector_add
+   * ("Element-wise sum of two float arrays") with an integer add on 10 of 10 samples, and 7-10 of 10 with a float
+   * add when the same sentence said "f32 (single-precision float) arrays" or the corpus's "in single precision
+   * (f32)" (tools/train/probe-wording.sh, PROBE=vadd; tools/train/README.md, "The twelfth run"): the corpus never
+   * called an f32 array a float array */
+  if (kind == GASP_RENDER_KERNEL && chosen && (style & GASP_CORPUS_STYLE_ARRAYS)) array_sentence(t, s);
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
   c.chain = chosen && (style & GASP_CORPUS_STYLE_CHAIN) && is_chain(m, top);

@@ -120,6 +120,8 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
    * choices of a wording are those it had before PROSE existed) */
   if ((h / 37 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_PROSE;
   if ((h / 41 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_PROSE_ALT;
+  /* a kernel's arrays named by their element type half the time (drawn apart, as PROSE) */
+  if (!t->snippet && (h / 43 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_ARRAYS;
   gasp_str_init(desc);
   if (!t->snippet) {
     gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);

@@ -1060,7 +1060,7 @@ static void rewording(void) {
     gasp_corpus_gen_opts o = {3, 40, "ew_kernel,reduce", NULL};
     gasp_corpus_gen_stats st;
     gasp_taskset ts;
-    int kernels = 0, formulas = 0, group = 0;
+    int kernels = 0, formulas = 0, group = 0, arrays = 0;
     if (gasp_corpus_gen(&o, kd, &st, &d) == 0 && gasp_taskset_load(kd, &ts, &d) == 0) {
       for (size_t i = 0; i < ts.count; i++) {
         const gasp_task *kt = &ts.items[i];
@@ -1081,6 +1081,19 @@ static void rewording(void) {
         CHECK(tail && strstr(w.description, tail) && strcmp(w.description, kt->description), "%s keeps its launch sentence",
               kt->id);
         formulas += strstr(w.description, "out[i] = ") != NULL && strstr(w.description, "[i") != NULL;
+        /* ARRAYS: the inputs' element type named as C names it, where they share one */
+        const char *ar = strstr(w.description, "An element-wise kernel over ");
+        if (ar) {
+          arrays++;
+          gasp_dtype ty = GASP_DT_COUNT;
+          int mixed = 0;
+          for (int p = 0; p < kt->nparams; p++)
+            if (kt->params[p].role == GASP_ROLE_IN) mixed |= ty != GASP_DT_COUNT && kt->params[p].type != ty, ty = kt->params[p].type;
+          const char *want = ty == GASP_DT_F32 ? " float array" : ty == GASP_DT_F64 ? " double array"
+                             : ty == GASP_DT_S32 ? " int array" : " unsigned int array";
+          CHECK(!mixed && ar == w.description && strstr(ar, want) && strstr(ar, want) < strchr(ar, '\n'),
+                "%s: the arrays' sentence names their type (%s): %s", kt->id, want, w.description);
+        }
         for (int p = 0; p < kt->nparams; p++) CHECK(!strcmp(w.params[p].name, kt->params[p].name), "%s keeps its names", kt->id);
         gasp_str_free(&desc);
       }
@@ -1088,6 +1101,7 @@ static void rewording(void) {
     }
     CHECK(kernels > 10 && formulas == kernels, "every kernel reworded with a formula: %d of %d", formulas, kernels);
     CHECK(group > 5, "reductions and scans keep their one wording: %d", group);
+    CHECK(arrays > 2 && arrays < kernels, "some kernels, not all, name their arrays' type: %d of %d", arrays, kernels);
     gasp_diags_free(&d);
     remove_dir(kd);
   }

@@ -17,6 +17,8 @@
 # (2026-12-05, the tenth run's model, gfx1030): renaming changes nothing (0/10 each, the same answers); the corpus's
 # words take clamp from 0/10 to 9/10, while dot3 and lerp stay at 0/10 with the same wrong operand order.
 # PROBE=clamp: clamp_f32 with parts of the corpus's wording, to find the part that matters.
+# PROBE=vadd: vector_add (L2) under another name, in the corpus's kernel words, and with its type spelt f32;
+# kernels need MAXTOK=1024 (the answer length, default 256).
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
 set -eu
 M=${1:?model} T=${2:-gfx1030}
@@ -114,11 +116,24 @@ elif probe == "clamp":
     variant("clamp_f32", "probe_clamp_nosteps", "  d = min(max(x, lo), hi) in single precision (f32).\n" + fl + "\n" + regs)
     variant("clamp_f32", "probe_clamp_short", "  d = min(max(x, lo), hi).\n" + regs + "  No input is NaN.\n")
     variant("clamp_f32", "probe_clamp_regs", "  d = min(max(%x, %lo), %hi) in single precision (f32).\n" + fl + "\n" + regs)
+elif probe == "vadd":
+    # an L2 kernel: vector_add, which the eleventh run's round 4 and the twelfth run's models answer with an integer
+    # add (v_add_nc_u32, add.s32) on every sample, the Data line notwithstanding. Under another kernel name with the
+    # benchmark's words, in the corpus's kernel words, and with the element type spelt as the corpus spells it
+    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
+    variant("vector_add", "probe_vadd_bench", None)
+    variant("vector_add", "probe_vadd_corpus", "  Compute c[i] = a[i] + b[i], in single precision (f32).\n"
+            "  Every float operation rounds to nearest even on its own; no other operations may be fused or reordered."
+            " Denormals are preserved (no flush to zero).\n"
+            "  One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs are"
+            " read only; write to c.\n")
+    variant("vector_add", "probe_vadd_f32", "  Element-wise sum of two f32 (single-precision float) arrays: c[i] = a[i] +"
+            " b[i] for every i < n, a float add.\n" + tail)
 else:
-    sys.exit(f"PROBE={probe}: add, unary, names, corpus or clamp")
+    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp or vadd")
 PY
 GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 \
-  --max-tokens 256 --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
+  --max-tokens "${MAXTOK:-256}" --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
 python3 - "$D/r.jsonl" <<'PY'
 import collections, json, sys
 by = collections.defaultdict(list)
