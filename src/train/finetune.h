@@ -5,7 +5,11 @@
  *    so the prompt's tokens are learned too (mask.u8 is not used here; the PyTorch trainer uses it);
  *  - only f32 tensors are trained, and never token_embd.weight (a FIXME in llama-context.cpp): a model with
  *    f16/q8_0 tensors is converted to f32 first (dump + export), and the output is f32;
- *  - samples are packed back to back and cut into windows of n_ctx tokens (the API trains fixed windows). */
+ *  - samples are packed back to back and cut into windows of n_ctx tokens (the API trains fixed windows);
+ *  - KNOWN BUG, not yet handled (issue 9, 2026-12-05): the pinned llama.cpp sizes its scheduler for
+ *    max(1024, 8 * n_tensors) graph nodes (llama-context.cpp, graph_max_nodes), and the training graph of a llama
+ *    of 8 or more layers does not fit: llama_opt_epoch aborts the process in a GGML_ASSERT (ggml-backend.cpp,
+ *    sched->hash_set.size). Measured: 2-7 layers train, 8 (the shipped model) abort, at any n_ctx. */
 #ifndef GASP_TRAIN_FINETUNE_H
 #define GASP_TRAIN_FINETUNE_H
 
