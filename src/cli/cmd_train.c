@@ -141,7 +141,7 @@ static void print_progress(const char *m) { fprintf(stderr, "gasp train finetune
 
 static int train_finetune(int argc, char **argv) {
   const char *model = NULL, *data = NULL, *out = NULL;
-  int epochs = 1, n_ctx = 256, seed = 1, threads = 0;
+  int epochs = 1, n_ctx = 256, seed = 1, threads = 0, layers = 0;
   double lr = 1e-4;
   gasp_opt opts[] = {
       {"model", 'm', OPT_STR, "M.gguf", "the model to start from, llama architecture (required)", &model},
@@ -152,6 +152,8 @@ static int train_finetune(int argc, char **argv) {
       {"ctx", 0, OPT_INT, "N", "training window in tokens (default 256)", &n_ctx},
       {"seed", 0, OPT_INT, "S", "order of the samples before packing (default 1)", &seed},
       {"threads", 0, OPT_INT, "N", "CPU threads (default: all cores)", &threads},
+      {"layers", 0, OPT_INT, "N", "train the top N transformer layers (default and most: 7; llama.cpp's training graph "
+                                  "of more aborts)", &layers},
       {0}};
   gasp_cmd_spec spec = {
       "train finetune", "--model M.gguf --data DIR -o M2.gguf [--epochs E] [--lr X] [--ctx N] [--seed S]",
@@ -179,7 +181,7 @@ static int train_finetune(int argc, char **argv) {
   size_t n = strlen(out);
   if (n > 5 && !strcmp(out + n - 5, ".gguf")) snprintf(csv, sizeof csv, "%.*s.loss.csv", (int)(n - 5), out);
   else snprintf(csv, sizeof csv, "%s.loss.csv", out);
-  gasp_finetune_opts o = {model, data, out, csv, epochs, lr, n_ctx, (uint64_t)seed, threads, print_progress};
+  gasp_finetune_opts o = {model, data, out, csv, epochs, lr, n_ctx, (uint64_t)seed, threads, print_progress, layers};
   gasp_finetune_result r;
   char err[1024];
   if (gasp_train_finetune(&o, &r, err, sizeof err)) {

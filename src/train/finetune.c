@@ -96,6 +96,13 @@ static double result_loss(ggml_opt_result_t r) {
   return loss;
 }
 
+/* the top layers only (blk.N.* with N >= *from), and every tensor outside the blocks (the output norm) */
+static bool top_layers(const struct ggml_tensor *t, void *ud) {
+  int from = *(const int *)ud, l;
+  if (sscanf(t->name, "blk.%d.", &l) == 1) return l >= from;
+  return true;
+}
+
 int gasp_train_finetune(const gasp_finetune_opts *o, gasp_finetune_result *r, char *err, size_t cap) {
   memset(r, 0, sizeof *r);
   int epochs = o->epochs > 0 ? o->epochs : 1, n_ctx = o->n_ctx > 0 ? o->n_ctx : 256;
@@ -199,7 +206,18 @@ int gasp_train_finetune(const gasp_finetune_opts *o, gasp_finetune_result *r, ch
   r->n_ctx = n_ctx;
   r->tokens = windows * n_ctx;
 
-  struct llama_opt_params lp = {(uint32_t)n_ctx, llama_opt_param_filter_all, NULL, opt_pars, &lr,
+  /* the layers that train: see finetune.h (the pinned llama.cpp's node budget) */
+  int n_layer = llama_model_n_layer(model), want = o->layers_trained > 0 ? o->layers_trained : GASP_FINETUNE_MAX_LAYERS;
+  if (want > GASP_FINETUNE_MAX_LAYERS) {
+    snprintf(err, cap, "at most %d layers train through llama.cpp's API (its graph node budget; more abort)",
+             GASP_FINETUNE_MAX_LAYERS);
+    goto out;
+  }
+  if (want > n_layer) want = n_layer;
+  int from = n_layer - want;
+  r->layers_trained = want;
+  r->n_layer = n_layer;
+  struct llama_opt_params lp = {(uint32_t)n_ctx, top_layers, &from, opt_pars, &lr,
                                 GGML_OPT_OPTIMIZER_TYPE_ADAMW};
   llama_opt_init(ctx, model, lp);
   rtrain = ggml_opt_result_init();
@@ -218,7 +236,8 @@ int gasp_train_finetune(const gasp_finetune_opts *o, gasp_finetune_result *r, ch
   ggml_opt_result_reset(reval);
   if (csv) fprintf(csv, "0,eval,%.6f,%ld,%ld,%g\n", r->loss_before, windows, r->tokens, lr);
   char line[256];
-  snprintf(line, sizeof line, "before: loss %.4f over %ld windows of %d tokens", r->loss_before, windows, n_ctx);
+  snprintf(line, sizeof line, "before: loss %.4f over %ld windows of %d tokens; the top %d of %d layers train",
+           r->loss_before, windows, n_ctx, want, n_layer);
   if (o->progress) o->progress(line);
   for (int e = 0; e < epochs; e++) {
     llama_opt_epoch(ctx, ds, rtrain, reval, windows, NULL, NULL);

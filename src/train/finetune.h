@@ -6,10 +6,13 @@
  *  - only f32 tensors are trained, and never token_embd.weight (a FIXME in llama-context.cpp): a model with
  *    f16/q8_0 tensors is converted to f32 first (dump + export), and the output is f32;
  *  - samples are packed back to back and cut into windows of n_ctx tokens (the API trains fixed windows);
- *  - KNOWN BUG, not yet handled (issue 9, 2026-12-05): the pinned llama.cpp sizes its scheduler for
- *    max(1024, 8 * n_tensors) graph nodes (llama-context.cpp, graph_max_nodes), and the training graph of a llama
- *    of 8 or more layers does not fit: llama_opt_epoch aborts the process in a GGML_ASSERT (ggml-backend.cpp,
- *    sched->hash_set.size). Measured: 2-7 layers train, 8 (the shipped model) abort, at any n_ctx. */
+ *  - the pinned llama.cpp sizes its scheduler for max(1024, 8 * n_tensors) graph nodes (llama-context.cpp,
+ *    graph_max_nodes), and the training graph of a llama with all of 8 or more layers trained does not fit:
+ *    llama_opt_epoch aborts the process in a GGML_ASSERT (ggml-backend.cpp, sched->hash_set.size). Measured
+ *    (2026-12-05): 2-7 layers train whole; of 8 (the shipped model), 7 or fewer top layers train, all 8 abort, at
+ *    any n_ctx. So only the top GASP_FINETUNE_MAX_LAYERS layers train unless layers_trained asks for fewer (the
+ *    backward graph stops below the lowest trained layer). Deeper models than 8 layers are unmeasured. */
+#define GASP_FINETUNE_MAX_LAYERS 7
 #ifndef GASP_TRAIN_FINETUNE_H
 #define GASP_TRAIN_FINETUNE_H
 
@@ -29,6 +32,7 @@ typedef struct {
   uint64_t seed;          /* order of the samples before packing */
   int threads;            /* 0: all cores */
   void (*progress)(const char *line); /* a line per epoch (may be NULL) */
+  int layers_trained;     /* the top N transformer layers train (0: as many as fit, GASP_FINETUNE_MAX_LAYERS) */
 } gasp_finetune_opts;
 
 typedef struct {
@@ -37,6 +41,7 @@ typedef struct {
   int epochs;
   long windows, tokens;
   int n_ctx;                        /* the window actually used (llama.cpp rounds the context up) */
+  int layers_trained, n_layer;      /* the top layers trained, of all */
 } gasp_finetune_result;
 
 /* Returns 0, or -1 with the reason in err. */

@@ -304,6 +304,20 @@ static void test_finetune(void) {
   /* too little data for one window is an error, not a crash */
   o.n_ctx = 4096;
   CHECK(gasp_train_finetune(&o, &r, err, sizeof err) == -1 && strstr(err, "window"), "%s", err);
+  CHECK(r.layers_trained == 0, "no layers trained when there is no window");
+  /* 8 layers, as the shipped model: all 8 trained abort in llama.cpp's scheduler (its graph node budget); the top 7
+   * train, and asking for 8 is an error, not an abort (finetune.h) */
+  gasp_mkmodel_opts mo = {.arch = "llama"};
+  gasp_mkmodel_preset("tiny", &mo);
+  mo.n_layer = 8;
+  CHECK(gasp_mkmodel_write(&mo, P("deep8.gguf"), NULL, err, sizeof err) == 0, "%s", err);
+  gasp_finetune_opts d8 = {P("deep8.gguf"), P("ftprep"), P("ft8.gguf"), NULL, 1, 1e-3, 256, 1, 2, NULL, 0};
+  CHECK(gasp_train_finetune(&d8, &r, err, sizeof err) == 0 && r.layers_trained == 7 && r.n_layer == 8 &&
+            r.loss_after < r.loss_before,
+        "8 layers: the top %d of %d train, loss %.4f -> %.4f (%s)", r.layers_trained, r.n_layer, r.loss_before,
+        r.loss_after, err);
+  d8.layers_trained = 8;
+  CHECK(gasp_train_finetune(&d8, &r, err, sizeof err) == -1 && strstr(err, "at most 7 layers"), "%s", err);
 }
 
 int main(void) {
