@@ -156,7 +156,7 @@ static int train_finetune(int argc, char **argv) {
                                   "of more aborts)", &layers},
       {0}};
   gasp_cmd_spec spec = {
-      "train finetune", "--model M.gguf --data DIR -o M2.gguf [--epochs E] [--lr X] [--ctx N] [--seed S]",
+      "train finetune", "--model M.gguf --data DIR -o M2.gguf [--epochs E] [--lr X] [--ctx N] [--seed S] [--layers N]",
       "Fine-tune a GGUF model on prepared tokens with llama.cpp's own training API (llama_opt_init, llama_opt_epoch).",
       "The loss is printed before training, after each epoch and after training (stderr), and written to M2.loss.csv "
       "(epoch, phase, loss, windows, tokens, lr).\n"

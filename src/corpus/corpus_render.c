@@ -340,10 +340,10 @@ static void desc_node(desc_ctx *c, int id, gasp_str *out) {
   gasp_str_free(&e);
 }
 
+static int arrays_style; /* GASP_CORPUS_STYLE_ARRAYS on a kernel: the type as C names its elements */
 /* A type in words; a reword's style picks one of five phrasings (0 is the generator's), since the benchmark's
  * own read "in single precision, round to nearest even" (add_f32) or "on 32-bit signed integers" (mad_s32): a
  * model trained on "(f32)" alone wrote an integer add for add_f32's wording and a float add for the corpus's */
-static int arrays_style; /* GASP_CORPUS_STYLE_ARRAYS on a kernel: the type as C names its elements */
 static const char *type_words_v(gasp_map_type t, int v) {
   /* ARRAYS: "in floats", the noun of the arrays' sentence, so that it is the only name of the type (as vector_add's
    * "two float arrays" is) */
@@ -692,7 +692,7 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
    * add when the same sentence said "f32 (single-precision float) arrays" or the corpus's "in single precision
    * (f32)" (tools/train/probe-wording.sh, PROBE=vadd; tools/train/README.md, "The twelfth run"): the corpus never
    * called an f32 array a float array */
-  if (kind == GASP_RENDER_KERNEL && chosen && (style & GASP_CORPUS_STYLE_ARRAYS)) array_sentence(t, s);
+  if (arrays_style && chosen) array_sentence(t, s);
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
   c.chain = chosen && (style & GASP_CORPUS_STYLE_CHAIN) && is_chain(m, top);

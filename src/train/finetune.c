@@ -111,6 +111,11 @@ int gasp_train_finetune(const gasp_finetune_opts *o, gasp_finetune_result *r, ch
     snprintf(err, cap, "at most %d epochs", GASP_FINETUNE_MAX_EPOCHS);
     return -1;
   }
+  if (o->layers_trained > GASP_FINETUNE_MAX_LAYERS) {
+    snprintf(err, cap, "at most %d layers train through llama.cpp's API (its graph node budget; more abort)",
+             GASP_FINETUNE_MAX_LAYERS);
+    return -1;
+  }
   int rc = -1;
   char f32_path[4096], trained[4096];
   snprintf(f32_path, sizeof f32_path, "%s.in-f32.tmp", o->out);
@@ -208,11 +213,6 @@ int gasp_train_finetune(const gasp_finetune_opts *o, gasp_finetune_result *r, ch
 
   /* the layers that train: see finetune.h (the pinned llama.cpp's node budget) */
   int n_layer = llama_model_n_layer(model), want = o->layers_trained > 0 ? o->layers_trained : GASP_FINETUNE_MAX_LAYERS;
-  if (want > GASP_FINETUNE_MAX_LAYERS) {
-    snprintf(err, cap, "at most %d layers train through llama.cpp's API (its graph node budget; more abort)",
-             GASP_FINETUNE_MAX_LAYERS);
-    goto out;
-  }
   if (want > n_layer) want = n_layer;
   int from = n_layer - want;
   r->layers_trained = want;

@@ -12,7 +12,6 @@
  *    (2026-12-05): 2-7 layers train whole; of 8 (the shipped model), 7 or fewer top layers train, all 8 abort, at
  *    any n_ctx. So only the top GASP_FINETUNE_MAX_LAYERS layers train unless layers_trained asks for fewer (the
  *    backward graph stops below the lowest trained layer). Deeper models than 8 layers are unmeasured. */
-#define GASP_FINETUNE_MAX_LAYERS 7
 #ifndef GASP_TRAIN_FINETUNE_H
 #define GASP_TRAIN_FINETUNE_H
 
@@ -20,6 +19,7 @@
 #include <stdint.h>
 
 #define GASP_FINETUNE_MAX_EPOCHS 1000
+#define GASP_FINETUNE_MAX_LAYERS 7 /* the top layers llama.cpp's training graph holds (above) */
 
 typedef struct {
   const char *model;      /* the GGUF to start from (llama architecture) */

@@ -1087,8 +1087,11 @@ static void rewording(void) {
           arrays++;
           gasp_dtype ty = GASP_DT_COUNT;
           int mixed = 0;
-          for (int p = 0; p < kt->nparams; p++)
-            if (kt->params[p].role == GASP_ROLE_IN) mixed |= ty != GASP_DT_COUNT && kt->params[p].type != ty, ty = kt->params[p].type;
+          for (int p = 0; p < kt->nparams; p++) {
+            if (kt->params[p].role != GASP_ROLE_IN) continue;
+            mixed |= ty != GASP_DT_COUNT && kt->params[p].type != ty;
+            ty = kt->params[p].type;
+          }
           const char *want = ty == GASP_DT_F32 ? " float array" : ty == GASP_DT_F64 ? " double array"
                              : ty == GASP_DT_S32 ? " int array" : " unsigned int array";
           CHECK(!mixed && ar == w.description && strstr(ar, want) && strstr(ar, want) < strchr(ar, '\n'),
