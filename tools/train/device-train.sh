@@ -3,12 +3,27 @@
 # (issue 9). Device tool: carry [".dev/run", ".dev/carry"], command `MINUTES=6 bash tools/train/device-train.sh`.
 # Writes to $OUT: the q8_0 model in parts under 16 MiB (gasp-small.gguf.part-aa ...; `cat` them back
 # together), meta.tgz (loss.csv, loss.svg, train.json, check.json, index.json, the greedy check) and train.log.
+# EVAL_LEVELS="1 2": the new model's PTX benchmark at those levels in the same call, after training (each level
+# under EVAL_S seconds, default 60, reserved out of BUDGET_S), into $OUT/eval-ptx-sm90.jsonl; BASELINE=M.gguf
+# (in the tree or .dev/carry) is evaluated the same way in the background while the GPU trains, into
+# $OUT/base/eval-ptx-sm90.jsonl: both rows from one machine and one call, where device starts are scarce
+# (2026-12-06: eight starts refused in one session, 1,261 s of its 1,800 s spent on them).
 set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
 . "$R/tools/train/permuted.sh"
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
+EVAL_S=${EVAL_S:-60}
+RESERVE=0
+for l in ${EVAL_LEVELS:-}; do RESERVE=$(( RESERVE + EVAL_S )); done
+if [ -n "${BASELINE:-}" ] && [ -n "${EVAL_LEVELS:-}" ]; then
+  mkdir -p "$OUT/base"
+  # 6 of the 16 cores decode; the trainer's GPU steps need one core, the tokenizers finish in the first minute
+  MODEL=$(cd "$R" && readlink -f "$BASELINE") TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 \
+    THREADS=6 OUT=$OUT/base bash "$R/tools/train/device-eval.sh" > "$OUT/base/eval.log" 2>&1 &
+  BASE_PID=$!
+fi
 [ -d "$W/tasks" ] || untar "$(carried tasks.txz tasks.tgz)" "$W"
 # the pairs files; ptx-sm90.jsonl comes from device-corpus.sh (or .dev/carry); EXTRA names more in .dev/carry
 PAIRS="gfx900 gfx1030 gfx1100 r300 ptx-sm90 ${EXTRA:-}"
@@ -70,11 +85,11 @@ fi
 DATA=""
 for n in $PAIRS; do [ -d "$W/tok-$n" ] && DATA="$DATA $W/tok-$n"; done
 # BUDGET_S: the whole call's limit (the device tool's 600 s): training gets what is left of it after the steps
-# before, less 60 s for the export and the check, at most MINUTES
+# before, less 60 s for the export and the check and EVAL_S per level of EVAL_LEVELS, at most MINUTES
 MIN=${MINUTES:-6}
 if [ -n "${BUDGET_S:-}" ]; then
   MIN=$(python3 -c "import sys; print(round(max(0.5, min(float(sys.argv[1]), (int(sys.argv[2]) - int(sys.argv[3]) - 60) / 60)), 2))" \
-    "$MIN" "$BUDGET_S" "$(( $(date +%s) - T_START ))")
+    "$MIN" "$(( BUDGET_S - RESERVE ))" "$(( $(date +%s) - T_START ))")
   echo "training for $MIN minutes (budget $BUDGET_S s)"
 fi
 python3 "$R/tools/train/train.py" --data $DATA --out "$W/run" --preset ${PRESET:-small} --epochs ${EPOCHS:-20} \
@@ -102,6 +117,12 @@ cd "$W" && split -b 15m gasp-small.gguf "$OUT/gasp-small.gguf.part-" && \
   tar czf "$OUT/meta.tgz" run/loss.csv run/loss.svg run/train.json run/check.json run/config.json prepare-*.log \
     chk/check-gguf.jsonl check-compare.txt
 ls -la "$OUT"
+# the new model's PTX rows, after its parts are in $OUT (a call cut short still returns the model)
+if [ -n "${EVAL_LEVELS:-}" ]; then
+  MODEL=$W/gasp-small.gguf TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 OUT=$OUT \
+    bash "$R/tools/train/device-eval.sh" 2>&1 | tail -16
+  [ -n "${BASE_PID:-}" ] && { wait "$BASE_PID"; echo "baseline $BASELINE:"; tail -16 "$OUT/base/eval.log"; }
+fi
 # last, so that a call cut short by its limit still returns the model: the background verification's pairs
 for p in $BG_PIDS; do wait "$p"; done
 [ -n "$BG_PIDS" ] && cat "$W"/bg-*.log
