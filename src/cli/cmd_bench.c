@@ -294,7 +294,7 @@ int cmd_bench(int argc, char **argv) {
   const char *grammar = "off";
   double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
-      {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, sass-sm90, sass-sm89, gfx900, gfx1030, gfx1100 or r300 ('gasp targets')", &target},
+      {"target", 't', OPT_STR, "T", CLI_TARGET_HELP, &target},
       {"tasks", 0, OPT_STR, "GLOB", "task ids to run (default all)", &glob},
       {"level", 0, OPT_INT, "L", "only tasks of level L (0-7)", &level},
       {"samples", 'k', OPT_INT, "K", "answers per task (default 1)", &samples},

@@ -13,7 +13,7 @@ static int check_or_asm(const char *cmd, int argc, char **argv, int want_binary)
   const char *target = NULL, *task_id = NULL, *out = NULL, *emit = NULL;
   int quiet = 0, fix = 0, parse_only = 0;
   gasp_opt check_opts[] = {
-      {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, sass-sm90, sass-sm89, gfx900, gfx1030, gfx1100 or r300 ('gasp targets')", &target},
+      {"target", 't', OPT_STR, "T", CLI_TARGET_HELP, &target},
       {"task", 0, OPT_STR, "ID", "judge FILE as an answer to this task (snippet tasks need it)", &task_id},
       {"quiet", 'q', OPT_FLAG, NULL, "print nothing; the exit code tells", &quiet},
       {"rewrite", 0, OPT_FLAG, NULL, "apply the target's rewriters first (e.g. split misaligned vector accesses, "

@@ -75,7 +75,7 @@ int cmd_prompt(int argc, char **argv) {
   const char *target = NULL, *task_id = NULL, *variant = GASP_VARIANT_DEFAULT;
   gasp_opt opts[] = {
       {"task", 0, OPT_STR, "ID", "the task", &task_id},
-      {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, sass-sm90, sass-sm89, gfx900, gfx1030, gfx1100 or r300 ('gasp targets')", &target},
+      {"target", 't', OPT_STR, "T", CLI_TARGET_HELP, &target},
       {"variant", 0, OPT_STR, "V", "bare | constrained | constrained+example | constrained+example+facts (default)", &variant},
       {0}};
   gasp_cmd_spec spec = {"prompt", "--task ID --target T [--variant V]",

@@ -34,7 +34,7 @@ int cmd_run(int argc, char **argv) {
   const char *target = NULL, *task_id = NULL;
   int json = 0, no_time = 0, seed = 1, fix = 0, allow_hazards = 0;
   gasp_opt opts[] = {
-      {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, sass-sm90, sass-sm89, gfx900, gfx1030, gfx1100 or r300 ('gasp targets')", &target},
+      {"target", 't', OPT_STR, "T", CLI_TARGET_HELP, &target},
       {"task", 0, OPT_STR, "ID", "the task FILE answers", &task_id},
       {"seed", 0, OPT_INT, "N", "seed for the inputs (default 1)", &seed},
       {"no-time", 0, OPT_FLAG, NULL, "skip timing against the nvcc reference", &no_time},

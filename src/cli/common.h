@@ -12,6 +12,9 @@
 /* Loads the suite; prints load errors to stderr. Returns 0, or GASP_EXIT_ENV. */
 int cli_load_tasks(const char *cmd, gasp_taskset *ts, int strict);
 const gasp_target *cli_target(const char *cmd, const char *name);
+/* --target's help for the subcommands that take every target (the registry of src/target/registry.c; keep the two
+ * in step) */
+#define CLI_TARGET_HELP "the target: ptx-sm90, ptx-sm89, sass-sm90, sass-sm89, gfx900, gfx1030, gfx1100 or r300 ('gasp targets')"
 /* The backend when none is named: the embedded llama once a model is configured (--model M.gguf, or
  * $GASP_MODEL without --model, or the shipped model), else the reference compiler. --model none: reference. */
 const char *cli_default_backend(const char *model_opt);

@@ -7,7 +7,7 @@
 # under EVAL_S seconds, default 60, reserved out of BUDGET_S), into $OUT/eval-ptx-sm90.jsonl; BASELINE=M.gguf
 # (in the tree or .dev/carry) is evaluated the same way in the background while the GPU trains, into
 # $OUT/base/eval-ptx-sm90.jsonl: both rows from one machine and one call, where device starts are scarce
-# (2026-12-06: eight starts refused in one session, 1,261 s of its 1,800 s spent on them).
+# (2026-12-06: twelve starts refused in one session, 1,351 s of its 1,800 s spent on them).
 set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
@@ -17,11 +17,14 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 EVAL_S=${EVAL_S:-60}
 RESERVE=0
 for l in ${EVAL_LEVELS:-}; do RESERVE=$(( RESERVE + EVAL_S )); done
+ptx_rows() { # ptx_rows MODEL OUTDIR [THREADS]: MODEL's PTX benchmark at EVAL_LEVELS into OUTDIR/eval-ptx-sm90.jsonl
+  MODEL=$1 OUT=$2 THREADS=${3:-} TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 \
+    bash "$R/tools/train/device-eval.sh"
+}
 if [ -n "${BASELINE:-}" ] && [ -n "${EVAL_LEVELS:-}" ]; then
   mkdir -p "$OUT/base"
   # 6 of the 16 cores decode; the trainer's GPU steps need one core, the tokenizers finish in the first minute
-  MODEL=$(cd "$R" && readlink -f "$BASELINE") TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 \
-    THREADS=6 OUT=$OUT/base bash "$R/tools/train/device-eval.sh" > "$OUT/base/eval.log" 2>&1 &
+  ptx_rows "$(cd "$R" && readlink -f "$BASELINE")" "$OUT/base" 6 > "$OUT/base/eval.log" 2>&1 &
   BASE_PID=$!
 fi
 [ -d "$W/tasks" ] || untar "$(carried tasks.txz tasks.tgz)" "$W"
@@ -119,8 +122,7 @@ cd "$W" && split -b 15m gasp-small.gguf "$OUT/gasp-small.gguf.part-" && \
 ls -la "$OUT"
 # the new model's PTX rows, after its parts are in $OUT (a call cut short still returns the model)
 if [ -n "${EVAL_LEVELS:-}" ]; then
-  MODEL=$W/gasp-small.gguf TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 OUT=$OUT \
-    bash "$R/tools/train/device-eval.sh" 2>&1 | tail -16
+  ptx_rows "$W/gasp-small.gguf" "$OUT" 2>&1 | tail -16
   [ -n "${BASE_PID:-}" ] && { wait "$BASE_PID"; echo "baseline $BASELINE:"; tail -16 "$OUT/base/eval.log"; }
 fi
 # last, so that a call cut short by its limit still returns the model: the background verification's pairs
