@@ -57,5 +57,12 @@ int gasp_rows_last_turn(const gasp_rows *rows, const char *task, const char *tar
 int gasp_results_read_record(const char *path, const char *task, const char *target, const char *backend,
                               const char *model, const char *variant, int grammar, int sample, uint64_t seed, int turn,
                               gasp_record *out);
+/* The same fields from one line of a results file (task, level, sample, turn too). Returns 0, or -1 when the line
+ * is not a record. Free with gasp_record_free. */
+int gasp_record_from_line(const char *line, size_t len, gasp_record *out);
+
+/* What a repair prompt says about a failed candidate: class and stage, the first diagnostics with their line and
+ * column, the verdict's details and the first mismatch. Caller frees. */
+char *gasp_record_describe_failure(const gasp_record *rec);
 
 #endif

@@ -19,34 +19,6 @@
 
 void cli_print_verdict(const gasp_record *rec, FILE *out);
 
-/* What a repair prompt says about a failed candidate: class and stage, the first diagnostics with their
- * line and column, the verdict's details and the first mismatch. Caller frees. */
-static char *cli_describe_failure(const gasp_record *rec) {
-  gasp_str s;
-  gasp_str_init(&s);
-  gasp_str_printf(&s, "class %s at the %s stage\n", gasp_class_name(rec->cls), gasp_stage_name(rec->stage));
-  int shown = 0;
-  for (size_t i = 0; i < rec->diags.count && shown < 20; i++) {
-    const gasp_diag *g = &rec->diags.items[i];
-    if (g->sev == GASP_SEV_NOTE) continue;
-    gasp_str_printf(&s, "line %d, column %d: %s: %s\n", g->line, g->col, gasp_class_name(g->cls), g->msg);
-    shown++;
-  }
-  if (rec->verdict.detail[0]) gasp_str_printf(&s, "%s\n", rec->verdict.detail);
-  /* the article's register-range and budget constraints, stated outright when those were the failure
-   * (its measurement: register overflow 19% -> 0.3% once stated) */
-  if (rec->cls == GASP_CLASS_RANGE)
-    gasp_str_puts(&s, "Constraint: every register index must be below the count in its declaration (.reg .f32 %f<8> "
-                      "declares %f0..%f7 only); declare enough registers, and use only predicates you declared.\n");
-  if (rec->cls == GASP_CLASS_RESOURCE)
-    gasp_str_puts(&s, "Constraint: stay within the register and shared-memory budget stated above; reuse registers "
-                      "whose values are dead instead of keeping every value live.\n");
-  if (rec->verdict.has_mismatch)
-    gasp_str_printf(&s, "first wrong element: %s[%lld], expected %s, got %s\n", rec->verdict.param,
-                    (long long)rec->verdict.index, rec->verdict.expected, rec->verdict.got);
-  return gasp_str_take(&s);
-}
-
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int s) {
   (void)s;
@@ -173,7 +145,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
     if (gasp_results_read_record(it->prev_from, task->id, t->name, b->name, b->model, c->variant, b->grammar, s,
                                  (uint64_t)c->seed, it->first_turn - 1, &prev) == 0) {
       prev_answer = gasp_strdup(prev.answer ? prev.answer : "");
-      failure = cli_describe_failure(&prev);
+      failure = gasp_record_describe_failure(&prev);
       gasp_record_free(&prev);
     }
   }
@@ -243,7 +215,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
       free(prev_answer);
       free(failure);
       prev_answer = gasp_strdup(rec.answer ? rec.answer : "");
-      failure = cli_describe_failure(&rec);
+      failure = gasp_record_describe_failure(&rec);
     }
     gasp_record_free(&rec);
     if (!again || rc) break;

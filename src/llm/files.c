@@ -11,11 +11,37 @@
 #include "../extract/extract.h"
 #include "backend.h"
 
+/* one JSONL row's key, sorted for lookup: a corpus repair run asks for tens of thousands of answers, and a scan
+ * of every row per answer made that quadratic */
+typedef struct {
+  const char *task;
+  int sample, turn;
+  size_t order; /* the row's place in the file: the first of equal keys is the one answered */
+  json_t *row;
+} files_key;
+
 typedef struct {
   char path[1024];
   int is_dir;
   json_t *rows; /* JSONL: array of objects */
+  files_key *keys;
+  size_t nkeys;
 } files_state;
+
+static int key_cmp(const void *a, const void *b) {
+  const files_key *x = a, *y = b;
+  int c = strcmp(x->task, y->task);
+  if (c) return c;
+  if (x->sample != y->sample) return x->sample < y->sample ? -1 : 1;
+  return x->turn < y->turn ? -1 : x->turn > y->turn;
+}
+
+static int key_cmp_stable(const void *a, const void *b) {
+  int c = key_cmp(a, b);
+  if (c) return c;
+  size_t x = ((const files_key *)a)->order, y = ((const files_key *)b)->order;
+  return x < y ? -1 : x > y;
+}
 
 static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
                           const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d) {
@@ -47,22 +73,18 @@ static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task
                    task->id, sample, p->turn, s->path);
     return -1;
   }
-  size_t i;
-  json_t *row;
-  json_array_foreach(s->rows, i, row) {
-    const char *id = json_string_value(json_object_get(row, "task"));
-    json_t *smp = json_object_get(row, "sample");
-    int sm = smp ? (int)json_integer_value(smp) : 0;
-    if ((int)json_integer_value(json_object_get(row, "turn")) != p->turn) continue;
-    const char *ans = json_string_value(json_object_get(row, "answer"));
-    if (id && ans && !strcmp(id, task->id) && sm == sample) {
-      size_t n = json_string_length(json_object_get(row, "answer"));
-      out->text = malloc(n + 1);
-      memcpy(out->text, ans, n);
-      out->text[n] = 0;
-      out->len = n;
-      return 0;
-    }
+  /* the first row of the key, as the scan found it before */
+  files_key want = {task->id, sample, p->turn, 0, NULL};
+  files_key *k = bsearch(&want, s->keys, s->nkeys, sizeof *s->keys, key_cmp);
+  while (k && k > s->keys && !key_cmp(k - 1, &want)) k--;
+  if (k) {
+    json_t *a = json_object_get(k->row, "answer");
+    size_t n = json_string_length(a);
+    out->text = malloc(n + 1);
+    memcpy(out->text, json_string_value(a), n);
+    out->text[n] = 0;
+    out->len = n;
+    return 0;
   }
   gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "no answer for task '%s' sample %d in '%s'", task->id,
                  sample, s->path);
@@ -71,7 +93,7 @@ static int files_generate(gasp_backend *b, const gasp_target *t, const gasp_task
 
 static void files_close(gasp_backend *b) {
   files_state *s = b->state;
-  if (s) json_decref(s->rows);
+  if (s) json_decref(s->rows), free(s->keys);
   free(s);
 }
 
@@ -113,6 +135,19 @@ gasp_backend *gasp_backend_files_open(const gasp_backend_opts *o, char *err, siz
     }
     free(line);
     if (f) fclose(f);
+    /* rows with a task and an answer, keyed; equal keys stay in file order */
+    s->keys = calloc(json_array_size(s->rows) + 1, sizeof *s->keys);
+    size_t i;
+    json_t *row;
+    json_array_foreach(s->rows, i, row) {
+      const char *id = json_string_value(json_object_get(row, "task"));
+      if (!id || !json_is_string(json_object_get(row, "answer"))) continue;
+      json_t *smp = json_object_get(row, "sample");
+      s->keys[s->nkeys] = (files_key){id, smp ? (int)json_integer_value(smp) : 0,
+                                      (int)json_integer_value(json_object_get(row, "turn")), s->nkeys, row};
+      s->nkeys++;
+    }
+    qsort(s->keys, s->nkeys, sizeof *s->keys, key_cmp_stable);
   }
   gasp_backend *b = calloc(1, sizeof *b);
   b->name = "files";

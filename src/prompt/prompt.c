@@ -107,11 +107,16 @@ char *gasp_prompt_repair(const gasp_target *t, const gasp_task *task, const char
   /* the previous answer is bounded: a runaway answer must not grow every later prompt */
   size_t n = strlen(prev_answer ? prev_answer : "");
   if (n > 8192) n = 8192;
-  gasp_str_puts(&s, "\nYour previous answer was:\n```\n");
+  /* quoted as written, so that the diagnostics' line numbers (answer lines) point at the quoted lines; an answer
+   * that has its own fence is not fenced again (a fence inside a fence ends the outer one) */
+  int fenced = prev_answer && strstr(prev_answer, "```") != NULL;
+  gasp_str_puts(&s, "\nYour previous answer was:\n");
+  if (!fenced) gasp_str_puts(&s, "```\n");
   gasp_str_append(&s, prev_answer ? prev_answer : "", n);
   if (n && prev_answer[n - 1] != '\n') gasp_str_puts(&s, "\n");
   if (n == 8192) gasp_str_puts(&s, "... (cut)\n");
-  gasp_str_puts(&s, "```\nIt failed:\n");
+  if (!fenced || n == 8192) gasp_str_puts(&s, "```\n");
+  gasp_str_puts(&s, "It failed:\n");
   gasp_str_puts(&s, failure);
   gasp_str_puts(&s, "\nWrite a corrected, complete answer in the same format. Output only the assembly.\n");
   return gasp_str_take(&s);

@@ -50,7 +50,12 @@ int main(void) {
   big[sizeof big - 1] = 0;
   char *rep2 = gasp_prompt_repair(t, va, "bare", big, "wrong");
   CHECK(rep2 && strlen(rep2) < 12000 && strstr(rep2, "(cut)"), "a huge previous answer is cut");
-  free(rep); free(rep2);
+  /* an answer in its own fence is quoted as written, not inside a second fence */
+  char *rep3 = gasp_prompt_repair(t, va, "constrained", "```ptx\nadd.f32 %f1, %f9;\n```", "class range");
+  CHECK(rep3 && strstr(rep3, "Your previous answer was:\n```ptx\nadd.f32 %f1, %f9;\n```\nIt failed:\nclass range") &&
+            !strstr(rep3, "```\n```"),
+        "a fenced answer is not fenced again");
+  free(rep); free(rep2); free(rep3);
   free(bare); free(con); free(ex); free(full); free(f89); free(sn);
   gasp_taskset_free(&ts);
   gasp_diags_free(&d);
