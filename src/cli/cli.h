@@ -62,5 +62,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
+int cmd_corpus_repair(int argc, char **argv); /* gasp corpus repair (cmd_corpus_repair.c) */
 
 #endif

@@ -133,17 +133,6 @@ static tally *tally_get(tally *tl, int *n, const char *family, int level) {
   return t;
 }
 
-/* The completion a raw-completion model must emit after the prompt: the verified code in the fence the
- * prompt asks for (the first of the target's fence tags; for PTX the grammar's root "```ptx\n" code "```"). */
-static char *completion_for(const gasp_target *t, const char *code) {
-  size_t tag = strcspn(t->fence_tags, " ");
-  gasp_str s;
-  gasp_str_init(&s);
-  size_t n = strlen(code);
-  gasp_str_printf(&s, "```%.*s\n%s%s```", (int)tag, t->fence_tags, code, n && code[n - 1] == '\n' ? "" : "\n");
-  return gasp_str_take(&s);
-}
-
 /* The task directory's tasks, or its load errors printed (file:line:col) and -1 */
 static int load_tasks(const char *dir, gasp_taskset *ts) {
   gasp_diags d;
@@ -325,7 +314,7 @@ static int corpus_build(int argc, char **argv) {
       mismatched++;
       continue;
     }
-    char *completion = completion_for(t, ex.code);
+    char *completion = gasp_corpus_completion(t->fence_tags, ex.code);
     /* and a model emitting the completion must give back exactly that code */
     int same = gasp_extract(completion, strlen(completion), t, &back, &ed) == 0 && !strcmp(back.code, ex.code);
     if (back.code) gasp_extracted_free(&back);
@@ -571,10 +560,13 @@ int cmd_corpus(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "gen")) return corpus_gen(argc - 1, argv + 1);
   if (argc >= 2 && !strcmp(argv[1], "build")) return corpus_build(argc - 1, argv + 1);
   if (argc >= 2 && !strcmp(argv[1], "reword")) return corpus_reword(argc - 1, argv + 1);
+  if (argc >= 2 && !strcmp(argv[1], "repair")) return cmd_corpus_repair(argc - 1, argv + 1);
   FILE *f = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
-  fprintf(f, "usage: gasp corpus gen|build|reword [options]\n\n"
+  fprintf(f, "usage: gasp corpus gen|build|reword|repair [options]\n\n"
              "  gen    write generated task families into a directory (gasp corpus gen --help)\n"
              "  build  verify a directory's reference answers and write (prompt, completion) pairs (gasp corpus build --help)\n"
-             "  reword write verified pairs again under other wordings of their tasks (gasp corpus reword --help)\n");
+             "  reword write verified pairs again under other wordings of their tasks (gasp corpus reword --help)\n"
+             "  repair write repair pairs: a wrong mutant of a verified answer, gasp's diagnostic, the verified answer\n"
+             "         (gasp corpus repair --help)\n");
   return f == stdout ? GASP_EXIT_OK : GASP_EXIT_USAGE;
 }

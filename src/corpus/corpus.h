@@ -145,4 +145,24 @@ int gasp_corpus_ptx_snippet(const gasp_map *m, const gasp_task *t, gasp_str *s);
  * reword (no map, ARB, a reduction, scan, transpose or loop); -1 on an error. */
 int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp_str *desc, char *err, size_t errcap);
 
+/* The completion a raw-completion model must emit after the prompt: code in the fence the prompt asks for (the
+ * first of the target's fence tags, space-separated in fence_tags; for PTX the grammar's root "```ptx\n" code
+ * "```"), ending with the closing fence. Caller frees. */
+char *gasp_corpus_completion(const char *fence_tags, const char *code);
+
+/* ---- mutants of a verified answer, for repair pairs (corpus_mutate.c) ---- */
+typedef struct {
+  char *code;        /* the whole code with one edit (malloc'ed) */
+  const char *kind;  /* one of gasp_mutation_kinds */
+  int line;          /* the edited (or dropped) line, 1-based in the code */
+} gasp_mutant;
+/* opcode, type, swap, operand, param, const, drop; NULL-terminated */
+extern const char *const gasp_mutation_kinds[];
+/* Up to `want` distinct mutants of `code` (verified code without its fence) for a target of ISA isa ("PTX",
+ * "AMDGCN", "ARB"), each one edit away from it, none equal to it; the kinds taken in turn, the edits in an order
+ * that depends on seed and code only. Whether a mutant is wrong is for gasp to judge. Returns the count; *out is
+ * malloc'ed (free with gasp_mutants_free), NULL when there is none. */
+int gasp_corpus_mutate(const char *isa, const char *code, uint64_t seed, int want, gasp_mutant **out);
+void gasp_mutants_free(gasp_mutant *m, int n);
+
 #endif

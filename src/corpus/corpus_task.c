@@ -339,3 +339,12 @@ int corpus_render_task(inst *x, const char *id, gasp_task *t, gasp_map *m, gasp_
   gasp_str_free(&arbp);
   return 0;
 }
+
+char *gasp_corpus_completion(const char *fence_tags, const char *code) {
+  size_t tag = strcspn(fence_tags, " ");
+  gasp_str s;
+  gasp_str_init(&s);
+  size_t n = strlen(code);
+  gasp_str_printf(&s, "```%.*s\n%s%s```", (int)tag, fence_tags, code, n && code[n - 1] == '\n' ? "" : "\n");
+  return gasp_str_take(&s);
+}

@@ -1,7 +1,8 @@
 # gasp corpus end to end on the CPU targets: a small generated set goes through `corpus build` for gfx1030 (the AMD
 # emulator) and r300 (Mesa); every pair written is verified, its prompt is exactly `gasp prompt`'s, its completion
 # passes `gasp run` for that task; a deliberately wrong OpenCL reference is not admitted; a PTX build without a GPU
-# refuses to write pairs unless --allow-unverified. Skipped (77) without LLVM 19.
+# refuses to write pairs unless --allow-unverified; repair pairs from mutants gasp judges wrong. Skipped (77) without
+# LLVM 19.
 . "$(dirname "$0")/lib.sh"
 LLVM=${GASP_LLVM_BIN:-/usr/lib/llvm-19/bin}
 for t in clang llvm-mc ld.lld; do
@@ -157,6 +158,51 @@ ps, all1, drop = ([json.loads(l) for l in open(f)] for f in sys.argv[1:])
 assert len(ps) >= 34 and all(p["verified"] is True and p["family"] == "ew_order" for p in ps), len(ps)
 assert len(all1) == len(ps) and 0 < len(ps) - len(drop) < len(ps), (len(ps), len(all1), len(drop))
 PY
+
+# repair pairs: mutants of the verified gfx1030 pairs, judged by gasp bench; only the failed ones enter, each with the
+# repair prompt quoting the mutant and its verdict, completed by the verified answer
+expect_rc 0 "corpus repair --help" "$GASP" corpus repair --help
+expect_rc 2 "corpus repair without pairs" "$GASP" corpus repair --target gfx1030 --tasks-dir "$D" -o "$TMP/rep.jsonl"
+expect_rc 2 "corpus repair --mutants 17" "$GASP" corpus repair --target gfx1030 --tasks-dir "$D" -o "$TMP/rep.jsonl" --mutants 17 "$TMP/gfx1030.jsonl"
+expect_rc 0 "corpus repair gfx1030" "$GASP" corpus repair --target gfx1030 --tasks-dir "$D" -o "$TMP/rep.jsonl" --mutants 4 --workers 2 "$TMP/gfx1030.jsonl"
+grep -q "repair pairs written" "$TMP/out" && grep -q "^drop " "$TMP/out" && ok || bad "corpus repair's table: $(cat "$TMP/out")"
+python3 - "$TMP/gfx1030.jsonl" "$TMP/rep.jsonl" "$TMP/rep" <<'PY' && ok || bad "repair pairs: a failed mutant quoted, its verdict, the verified completion"
+import json, os, sys
+orig = {p["task"]: p for p in map(json.loads, open(sys.argv[1]))}
+reps = [json.loads(l) for l in open(sys.argv[2])]
+muts = {(m["task"], m["sample"]): m for m in map(json.loads, open(sys.argv[2] + ".mutants.jsonl"))}
+recs = {(r["task"], r["sample"]): r for r in map(json.loads, open(sys.argv[2] + ".results.jsonl"))}
+assert len(reps) >= 10 and len({r["repair"]["kind"] for r in reps}) >= 4, (len(reps), {r["repair"]["kind"] for r in reps})
+os.makedirs(sys.argv[3], exist_ok=True)
+quoted = set()
+for i, r in enumerate(reps):
+    o = orig[r["task"]]
+    assert r["completion"] == o["completion"] and r["verified"] is True and r["target"] == "gfx1030"
+    # the task's own prompt first, then the mutant as written (its own fence, not a second one) and its verdict
+    assert r["prompt"].startswith(o["prompt"]), r["task"]
+    ans = r["prompt"].split("Your previous answer was:\n", 1)[1].split("\nIt failed:\n", 1)[0]
+    assert ans.startswith("```amdgcn\n") and ans != r["completion"] and "```\n```" not in r["prompt"], ans
+    key = next(k for k, m in muts.items() if k[0] == r["task"] and m["answer"].rstrip("\n") == ans.rstrip("\n"))
+    rec = recs[key]
+    assert rec["pass"] is False and rec["class"] == r["repair"]["class"] and muts[key]["kind"] == r["repair"]["kind"]
+    assert r["prompt"].split("\nIt failed:\n", 1)[1].startswith("class %s at the %s stage" % (rec["class"], rec["stage"]))
+    quoted.add(key)
+    if i < 4:
+        open("%s/m%d.%s" % (sys.argv[3], i, r["task"]), "w").write(muts[key]["answer"])
+# every mutant gasp passed stays out, every one it failed is in
+for k, rec in recs.items():
+    if k in muts:
+        assert (k in quoted) == (rec["pass"] is False and rec["class"] not in ("skipped", "unsupported", "error")), (k, rec["class"])
+assert any(rec["pass"] for rec in recs.values()), "some mutants are equivalent (swapped operands of an add)"
+PY
+# a quoted mutant fails gasp run on its own: the verdict is the pipeline's, not the repair command's
+for f in "$TMP"/rep/m*; do
+  task=${f##*/m[0-9].}
+  expect_rc 1 "mutant of $task fails gasp run" env GASP_TASKS_DIR="$D" "$GASP" run --target gfx1030 --task "$task" "$f"
+done
+cp "$TMP/rep.jsonl" "$TMP/rep.first"
+expect_rc 0 "corpus repair --resume" "$GASP" corpus repair --target gfx1030 --tasks-dir "$D" -o "$TMP/rep.jsonl" --mutants 4 --resume -q "$TMP/gfx1030.jsonl"
+cmp -s "$TMP/rep.jsonl" "$TMP/rep.first" && ok || bad "a resumed repair run writes the same pairs"
 
 # a wrong reference is not admitted: one OpenCL reference made to add 1 to every result
 victim=$(ls "$TMP/gfx1030"/c.* | head -1); victim=${victim##*/c.}

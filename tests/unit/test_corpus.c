@@ -1119,6 +1119,105 @@ static void rewording(void) {
   }
 }
 
+/* Mutants for repair pairs: each is one edit away from the code, distinct, repeatable, and every kind turns up on
+ * code that offers it */
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+static void mutants(void) {
+  const char *ptx = "ld.param.u64 %rd1, [x];\n"
+                    "ld.param.u64 %rd2, [out];\n"
+                    "setp.ge.u32 %p1, %r5, %r1;\n"
+                    "@%p1 bra L1;\n"
+                    "sub.rn.f32 %f3, %f1, %f2;\n"
+                    "fma.rn.f32 %f4, %f3, 0f3F000000, %f1;\n"
+                    "shl.b32 %r6, %r5, 2;\n"
+                    "L1:\n"
+                    "ret;\n";
+  gasp_mutant *m = NULL, *m2 = NULL;
+  int n = gasp_corpus_mutate("PTX", ptx, 7, 40, &m);
+  CHECK(n >= 20, "40 asked of a nine-line PTX answer: %d", n);
+  int kinds[8] = {0};
+  for (int i = 0; i < n; i++) {
+    CHECK(strcmp(m[i].code, ptx) != 0, "mutant %d differs from the code", i);
+    for (int j = 0; j < i; j++) CHECK(strcmp(m[i].code, m[j].code) != 0, "mutants %d and %d differ", i, j);
+    int k = 0;
+    while (gasp_mutation_kinds[k] && strcmp(gasp_mutation_kinds[k], m[i].kind)) k++;
+    CHECK(gasp_mutation_kinds[k] != NULL, "known kind '%s'", m[i].kind);
+    if (gasp_mutation_kinds[k]) kinds[k]++;
+    /* one edit: a dropped line, or the same line count with exactly one line changed */
+    int dl = count_lines(ptx) - count_lines(m[i].code);
+    CHECK(dl == (strcmp(m[i].kind, "drop") == 0), "kind %s changes the line count by %d", m[i].kind, dl);
+    CHECK(m[i].line >= 1 && m[i].line <= 9 && m[i].line != 4 && m[i].line != 8 && m[i].line != 9,
+          "the edited line is an instruction other than a branch, label or ret: %d (%s)", m[i].line, m[i].kind);
+  }
+  for (int k = 0; gasp_mutation_kinds[k]; k++) CHECK(kinds[k] > 0, "kind %s among the mutants", gasp_mutation_kinds[k]);
+  /* specific edits the models' failures show */
+  int saw_param = 0, saw_sign = 0, saw_swap = 0, saw_type = 0, saw_shift = 0;
+  for (int i = 0; i < n; i++) {
+    saw_param |= strstr(m[i].code, "ld.param.u64 %rd2, [x];") != NULL;
+    saw_sign |= strstr(m[i].code, "0fBF000000") != NULL;
+    saw_swap |= strstr(m[i].code, "sub.rn.f32 %f3, %f2, %f1;") != NULL;
+    saw_type |= strstr(m[i].code, "setp.ge.s32 %p1") != NULL || strstr(m[i].code, "sub.rn.s32") != NULL ||
+                strstr(m[i].code, "setp.ge.f32") != NULL || strstr(m[i].code, "fma.rn.s32") != NULL ||
+                strstr(m[i].code, "setp.ge.s32") != NULL;
+    CHECK(!strstr(m[i].code, "subrev") && !strstr(m[i].code, ".rz."), "no AMD opcode or rounding edit in PTX: %s", m[i].code);
+    saw_shift |= strstr(m[i].code, "shr.b32 %r6") != NULL || strstr(m[i].code, "%r5, 3;") != NULL;
+  }
+  CHECK(saw_param, "another parameter loaded ([out] -> [x])");
+  CHECK(saw_sign, "a PTX float constant's sign flipped");
+  CHECK(saw_swap, "sub's sources exchanged");
+  CHECK(saw_type, "a type sibling");
+  CHECK(saw_shift, "the shift's direction or amount changed");
+  /* repeatable: the same seed gives the same mutants, another seed another order */
+  int n2 = gasp_corpus_mutate("PTX", ptx, 7, 40, &m2);
+  int same = n2 == n;
+  for (int i = 0; same && i < n; i++) same = !strcmp(m[i].code, m2[i].code);
+  CHECK(same, "seed 7 twice: the same mutants");
+  gasp_mutants_free(m2, n2);
+  n2 = gasp_corpus_mutate("PTX", ptx, 8, 5, &m2);
+  int differ = 0;
+  for (int i = 0; i < n2 && i < n; i++) differ |= strcmp(m[i].code, m2[i].code) != 0;
+  CHECK(n2 == 5 && differ, "seed 8: five mutants, not seed 7's first five");
+  gasp_mutants_free(m2, n2);
+  gasp_mutants_free(m, n);
+
+  /* AMD: registers of the same file (v for v, s pairs for s pairs), literal constants, s_waitcnt dropped */
+  const char *amd = "s_load_dwordx2 s[0:1], s[4:5], 0x8\n"
+                    "s_waitcnt lgkmcnt(0)\n"
+                    "v_sub_f32_e32 v4, v2, v3 ; d = a - b\n"
+                    "v_mul_f32_e32 v4, 0x3fc00000, v4\n"
+                    "v_lshlrev_b32_e32 v5, 2, v0\n"
+                    "s_endpgm\n";
+  n = gasp_corpus_mutate("AMDGCN", amd, 1, 60, &m);
+  int subrev = 0, waitcnt = 0, lit = 0, vreg = 0, sreg_as_v = 0, comment_kept = 1, endpgm = 1;
+  for (int i = 0; i < n; i++) {
+    subrev |= strstr(m[i].code, "v_subrev_f32_e32 v4, v2, v3") != NULL;
+    waitcnt |= strstr(m[i].code, "s_waitcnt") == NULL;
+    lit |= strstr(m[i].code, "0xbfc00000") != NULL;
+    vreg |= strstr(m[i].code, "v_sub_f32_e32 v4, v2, v2") != NULL || strstr(m[i].code, "v_sub_f32_e32 v4, v5, v3") != NULL;
+    sreg_as_v |= strstr(m[i].code, "v_sub_f32_e32 v4, s") != NULL;
+    if (!strstr(m[i].code, "; d = a - b") && strcmp(m[i].kind, "drop")) comment_kept = 0;
+    endpgm &= strstr(m[i].code, "s_endpgm") != NULL;
+  }
+  CHECK(n >= 15, "AMD mutants: %d", n);
+  CHECK(subrev, "v_sub -> v_subrev");
+  CHECK(waitcnt, "the s_waitcnt dropped");
+  CHECK(lit, "a float literal's sign flipped");
+  CHECK(vreg, "a VGPR source replaced by another VGPR");
+  CHECK(!sreg_as_v, "a VGPR never replaced by an SGPR");
+  CHECK(comment_kept, "a comment after ';' is kept verbatim");
+  CHECK(endpgm, "s_endpgm is never dropped");
+  gasp_mutants_free(m, n);
+
+  /* nothing to edit: no mutants */
+  CHECK(gasp_corpus_mutate("PTX", "L1:\nret;\n", 1, 5, &m) == 0 && m == NULL, "labels and ret only: none");
+  CHECK(gasp_corpus_mutate("PTX", "", 1, 5, &m) == 0, "empty code: none");
+}
+
 int main(void) {
   hand_values();
   group_values();
@@ -1129,5 +1228,6 @@ int main(void) {
   ptx_snippets();
   rewording();
   permutations();
+  mutants();
   return DONE();
 }
