@@ -7,7 +7,8 @@
 # under EVAL_S seconds, default 60, reserved out of BUDGET_S), into $OUT/eval-ptx-sm90.jsonl; BASELINE=M.gguf
 # (in the tree or .dev/carry) is evaluated the same way in the background while the GPU trains, into
 # $OUT/base/eval-ptx-sm90.jsonl: both rows from one machine and one call, where device starts are scarce
-# (2026-12-06: twelve starts refused in one session, 1,351 s of its 1,800 s spent on them).
+# (2026-12-06: twelve starts refused in one session, 1,351 s of its 1,800 s spent on them). BASE_S (default EVAL_S)
+# is the baseline's limit per level: it runs beside the training, not after it, so it may take the training's time.
 set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
@@ -17,14 +18,14 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 EVAL_S=${EVAL_S:-60}
 RESERVE=0
 for l in ${EVAL_LEVELS:-}; do RESERVE=$(( RESERVE + EVAL_S )); done
-ptx_rows() { # ptx_rows MODEL OUTDIR [THREADS]: MODEL's PTX benchmark at EVAL_LEVELS into OUTDIR/eval-ptx-sm90.jsonl
-  MODEL=$1 OUT=$2 THREADS=${3:-} TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=$EVAL_S FLOOR=0 \
+ptx_rows() { # ptx_rows MODEL OUTDIR [THREADS [SECONDS]]: MODEL's PTX benchmark at EVAL_LEVELS into OUTDIR/eval-ptx-sm90.jsonl
+  MODEL=$1 OUT=$2 THREADS=${3:-} TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=${4:-$EVAL_S} FLOOR=0 \
     bash "$R/tools/train/device-eval.sh"
 }
 if [ -n "${BASELINE:-}" ] && [ -n "${EVAL_LEVELS:-}" ]; then
   mkdir -p "$OUT/base"
   # 6 of the 16 cores decode; the trainer's GPU steps need one core, the tokenizers finish in the first minute
-  ptx_rows "$(cd "$R" && readlink -f "$BASELINE")" "$OUT/base" 6 > "$OUT/base/eval.log" 2>&1 &
+  ptx_rows "$(cd "$R" && readlink -f "$BASELINE")" "$OUT/base" 6 "${BASE_S:-$EVAL_S}" > "$OUT/base/eval.log" 2>&1 &
   BASE_PID=$!
 fi
 [ -d "$W/tasks" ] || untar "$(carried tasks.txz tasks.tgz)" "$W"
