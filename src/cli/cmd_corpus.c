@@ -143,8 +143,6 @@ static int load_tasks(const char *dir, gasp_taskset *ts) {
   return rc ? -1 : 0;
 }
 
-int cmd_bench(int argc, char **argv);
-
 static int corpus_build(int argc, char **argv) {
   const char *target = NULL, *dir = NULL, *out = NULL, *results = NULL, *glob = NULL;
   int resume = 0, workers = 0, allow_unverified = 0, quiet = 0, seed = 1;
@@ -191,34 +189,10 @@ static int corpus_build(int argc, char **argv) {
   if (!resume) unlink(results);
   setenv("GASP_TASKS_DIR", dir, 1);
   /* the verification is gasp bench itself: same pipeline, same records */
-  char wbuf[16], sbuf[16];
-  snprintf(wbuf, sizeof wbuf, "%d", workers);
-  snprintf(sbuf, sizeof sbuf, "%d", seed);
-  char *bargv[24];
-  int bc = 0;
-  bargv[bc++] = "bench";
-  bargv[bc++] = "--target";
-  bargv[bc++] = (char *)target;
-  bargv[bc++] = "--backend";
-  bargv[bc++] = "reference";
-  bargv[bc++] = "-o";
-  bargv[bc++] = (char *)results;
-  bargv[bc++] = "--no-time";
-  bargv[bc++] = "--seed";
-  bargv[bc++] = sbuf;
-  if (glob) {
-    bargv[bc++] = "--tasks";
-    bargv[bc++] = (char *)glob;
-  }
-  if (resume) bargv[bc++] = "--resume";
-  if (workers > 0) {
-    bargv[bc++] = "--workers";
-    bargv[bc++] = wbuf;
-  }
-  if (quiet) bargv[bc++] = "-q";
-  bargv[bc] = NULL;
   double t0 = gasp_now_s();
-  rc = cmd_bench(bc, bargv);
+  rc = cli_run_bench(&(cli_bench_call){.target = target, .backend = "reference", .results = results,
+                                       .tasks_glob = glob, .seed = seed, .workers = workers, .resume = resume,
+                                       .quiet = quiet});
   /* interrupted (SIGINT, e.g. `timeout -s INT`): the pairs of what was judged are still written, and --resume
    * continues; every judged record is complete (bench writes it whole and flushes) */
   int interrupted = rc == 130;

@@ -237,35 +237,10 @@ int cmd_corpus_repair(int argc, char **argv) {
   if (!resume) unlink(rpath);
   char *old_tasks = getenv("GASP_TASKS_DIR") ? strdup(getenv("GASP_TASKS_DIR")) : NULL;
   setenv("GASP_TASKS_DIR", tdir, 1);
-  char kbuf[16], wbuf[16], sbuf[16];
-  snprintf(kbuf, sizeof kbuf, "%d", per);
-  snprintf(wbuf, sizeof wbuf, "%d", workers);
-  snprintf(sbuf, sizeof sbuf, "%d", seed);
-  char *bargv[24];
-  int bc = 0;
-  bargv[bc++] = "bench";
-  bargv[bc++] = "--target";
-  bargv[bc++] = (char *)target;
-  bargv[bc++] = "--backend";
-  bargv[bc++] = "files";
-  bargv[bc++] = "--answers";
-  bargv[bc++] = mpath;
-  bargv[bc++] = "--samples";
-  bargv[bc++] = kbuf;
-  bargv[bc++] = "-o";
-  bargv[bc++] = rpath;
-  bargv[bc++] = "--no-time";
-  bargv[bc++] = "--seed";
-  bargv[bc++] = sbuf;
-  if (resume) bargv[bc++] = "--resume";
-  if (workers > 0) {
-    bargv[bc++] = "--workers";
-    bargv[bc++] = wbuf;
-  }
-  if (quiet) bargv[bc++] = "-q";
-  bargv[bc] = NULL;
   double t0 = gasp_now_s();
-  int brc = cmd_bench(bc, bargv);
+  int brc = cli_run_bench(&(cli_bench_call){.target = target, .backend = "files", .results = rpath,
+                                            .answers = mpath, .samples = per, .seed = seed,
+                                            .workers = workers, .resume = resume, .quiet = quiet});
   double bench_s = gasp_now_s() - t0;
   if (old_tasks) setenv("GASP_TASKS_DIR", old_tasks, 1);
   else unsetenv("GASP_TASKS_DIR");

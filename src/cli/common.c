@@ -153,3 +153,42 @@ int cli_run_argv(char **argv) {
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
+
+int cli_run_bench(const cli_bench_call *c) {
+  char kbuf[16], wbuf[16], sbuf[16];
+  snprintf(kbuf, sizeof kbuf, "%d", c->samples);
+  snprintf(wbuf, sizeof wbuf, "%d", c->workers);
+  snprintf(sbuf, sizeof sbuf, "%d", c->seed);
+  char *argv[24];
+  int n = 0;
+  argv[n++] = "bench";
+  argv[n++] = "--target";
+  argv[n++] = (char *)c->target;
+  argv[n++] = "--backend";
+  argv[n++] = (char *)c->backend;
+  argv[n++] = "-o";
+  argv[n++] = (char *)c->results;
+  argv[n++] = "--no-time";
+  argv[n++] = "--seed";
+  argv[n++] = sbuf;
+  if (c->answers) {
+    argv[n++] = "--answers";
+    argv[n++] = (char *)c->answers;
+  }
+  if (c->tasks_glob) {
+    argv[n++] = "--tasks";
+    argv[n++] = (char *)c->tasks_glob;
+  }
+  if (c->samples > 0) {
+    argv[n++] = "--samples";
+    argv[n++] = kbuf;
+  }
+  if (c->resume) argv[n++] = "--resume";
+  if (c->workers > 0) {
+    argv[n++] = "--workers";
+    argv[n++] = wbuf;
+  }
+  if (c->quiet) argv[n++] = "-q";
+  argv[n] = NULL;
+  return cmd_bench(n, argv);
+}

@@ -40,6 +40,18 @@ int cli_read_answer(const char *cmd, const char *path, char **text, size_t *len)
 int cli_run_self(char **argv);
 /* Runs argv[0] (looked up in PATH, no shell) with argv and waits; as cli_run_self. */
 int cli_run_argv(char **argv);
+/* gasp bench run in this process for the corpus subcommands, which judge through it so that their records are
+ * the benchmark's own: --target, --backend, -o and --seed always, --no-time (records that repeat byte for byte);
+ * the rest only when set. Returns cmd_bench's exit status (130 when interrupted). */
+typedef struct {
+  const char *target, *backend, *results;
+  const char *answers;    /* --answers FILE (the files backend), or NULL */
+  const char *tasks_glob; /* --tasks GLOB, or NULL */
+  int samples;            /* --samples K when > 0 */
+  int seed, workers;      /* --workers K when > 0 */
+  int resume, quiet;
+} cli_bench_call;
+int cli_run_bench(const cli_bench_call *c);
 /* A stand-in task for checking a file with no task: a whole module, no snippet, default budget. */
 void cli_default_task(gasp_task *t);
 
