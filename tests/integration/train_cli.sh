@@ -32,6 +32,25 @@ cmp -s "$TMP/d/weights.bin" "$TMP/d2/weights.bin" && ok || bad "dump -> export -
 expect_rc 0 "export q8_0 (default)" "$GASP" train export "$TMP/d" -o "$TMP/q.gguf"
 expect_rc 0 "bench on the exported q8_0 model" "$GASP" bench --target r300 --model "$TMP/q.gguf" --tasks arb_clamp \
   --samples 1 --max-tokens 16 -q -o "$TMP/b.jsonl"
+# tools/train/grow.py: the grown model has more blocks and gives the same greedy tokens and log-probabilities
+GROW=$2/../tools/train/grow.py
+expect_rc 0 "grow.py" python3 "$GROW" "$TMP/d" 1 "$TMP/g"
+n0=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["n_layer"])' "$TMP/d/config.json")
+n1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["n_layer"])' "$TMP/g/config.json")
+[ "$n1" = $((n0 + 1)) ] && ok || bad "grow.py adds one block ($n0 -> $n1)"
+expect_rc 0 "export the grown model" "$GASP" train export "$TMP/g" -o "$TMP/g.gguf" --type f32
+for m in e g; do
+  expect_rc 0 "greedy decode ($m)" "$GASP" bench --target r300 --model "$TMP/$m.gguf" --tasks arb_clamp --samples 1 \
+    --temperature 0 --logprobs --max-tokens 24 --no-time -q -o "$TMP/lp-$m.jsonl"
+done
+python3 - "$TMP/lp-e.jsonl" "$TMP/lp-g.jsonl" <<'PY' && ok || bad "the grown model computes what the model before did"
+import json, sys
+a, b = (json.loads(open(p).readline())["logprobs"] for p in sys.argv[1:])
+assert len(a) == len(b) > 0, (len(a), len(b))
+assert [x["token"] for x in a] == [x["token"] for x in b]
+assert max(abs(x["logprob"] - y["logprob"]) for x, y in zip(a, b)) < 1e-5
+PY
+expect_rc 2 "grow.py K out of range" python3 "$GROW" "$TMP/d" 0 "$TMP/g0"
 head -c 100 "$TMP/d/weights.bin" >"$TMP/d/w.tmp" && mv "$TMP/d/w.tmp" "$TMP/d/weights.bin"
 expect_rc 3 "export of a truncated weights.bin" "$GASP" train export "$TMP/d" -o "$TMP/x.gguf"
 grep -Eq "truncated|more than the file holds" "$TMP/err" && ok || bad "says what is wrong: $(cat "$TMP/err")"
