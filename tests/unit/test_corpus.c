@@ -497,10 +497,12 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near, ew_array and ew_order only when named: a default set that grew would change what every documented seed
-   * writes */
+  /* ew_near, ew_array, ew_order and ew_shape only when named: a default set that grew would change what every
+   * documented seed writes */
   for (int i = 0; fam[i]; i++)
-    CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") ? s1.per_family[i] > 0
+    CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") &&
+                  strcmp(fam[i], "ew_shape")
+              ? s1.per_family[i] > 0
                                                                                                 : s1.per_family[i] == 0,
           "family %s made tasks (%d)", fam[i],
           s1.per_family[i]);
@@ -679,6 +681,40 @@ static void generate(void) {
     gasp_taskset_free(&ts8);
   }
   remove_dir(d8);
+  /* the shape family: ew_idiom's templates, each keeping its share, where ew_idiom keeps mostly the high-entropy
+   * ones (its duplicates are skipped by computation, names ignored): more clamps and absolute values than ew_idiom
+   * at the same seed and count, and never a benchmark computation */
+  {
+    int clamps[2] = {0}, absv[2] = {0}, fmas[2] = {0};
+    const char *fams[2] = {"ew_idiom", "ew_shape"};
+    for (int w = 0; w < 2; w++) {
+      o.seed = 11;
+      o.count = 2000;
+      o.families = fams[w];
+      char d9[32];
+      gasp_corpus_gen_stats s9;
+      gasp_taskset ts9;
+      if (gen_into(&o, 2000, d9, &s9, &ts9)) continue;
+      for (size_t i = 0; i < ts9.count; i++) {
+        const gasp_task *t = &ts9.items[i];
+        clamps[w] += (strstr(t->map, "(min.") && strstr(t->map, "(max."));
+        absv[w] += !!strstr(t->map, "(abs.");
+        fmas[w] += !strncmp(t->map, "(fma.", 5) && strstr(t->map + 5, "(fma.");
+        if (w == 1) {
+          gasp_map m;
+          char e[160];
+          if (gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) == 0)
+            CHECK(!gasp_corpus_is_bench_computation(&m, t, NULL, 0), "%s is not a benchmark computation", t->id);
+          CHECK(t->snippet && t->level == 1, "%s is an L1 snippet", t->id);
+        }
+      }
+      gasp_taskset_free(&ts9);
+      remove_dir(d9);
+    }
+    CHECK(clamps[1] >= 2 * clamps[0] && clamps[1] > 100 && absv[1] > absv[0] && fmas[1] < fmas[0],
+          "shape vs idiom, 2000 each: clamps %d vs %d, abs %d vs %d, fma chains %d vs %d", clamps[1], clamps[0], absv[1],
+          absv[0], fmas[1], fmas[0]);
+  }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
   o.seed = 3;
