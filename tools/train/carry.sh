@@ -45,7 +45,7 @@ for f in "$DATA"/ptx/*.jsonl.xz; do
   xz -T2 -6 -f ".dev/carry/r$set-ptx.jsonl"
   echo "$f: $(wc -l < "$W/in.jsonl") pairs -> .dev/carry/r$set-ptx.jsonl.xz"
 done
-for s in s83 k92 t7 base near arr i96 o97 s81 s82 c101; do
+for s in s83 k92 t7 base near arr i96 o97 s81 s82 c101 h102; do
   [ -d "$D/$s/tasks" ] && tar cJf ".dev/carry/$s.txz" -C "$D/$s" tasks
 done
 rm -rf "$W/tk" && mkdir -p "$W/tk/tasks" && cp -r "$D/s83/tasks/." "$W/tk/tasks/" && cp "$D"/a93/tasks/*.yaml "$W/tk/tasks/"

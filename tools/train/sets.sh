@@ -13,6 +13,8 @@
 #   c101 ew_seq,ew_idiom,ew_array, seed 101, 12,000 tasks less g_ew_idiom_908 (its map is heldout.sh's
 #        g_ew_idiom_20): fresh computations for the fourteenth run, whose subset c101a (1,500 ew_seq, 1,500
 #        ew_idiom, 1,000 ew_array) amd-pairs.sh verifies
+#   h102 ew_shape, seed 102, 4,000 tasks: ew_idiom's forms each keeping its share (clamps, selects, absolute values
+#        and interpolations as often as polynomials; none has a held-out map)
 # and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
 # one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
 # Then tools/train/carry.sh rewords the verified pairs kept in tools/train/data/ into .dev/carry (minutes), instead
@@ -32,6 +34,7 @@ gen i96 --seed 96 --count 2500 --families ew_idiom
 gen o97 --seed 97 --count 2000 --families ew_order
 gen c101 --seed 101 --count 12000 --families ew_seq,ew_idiom,ew_array
 rm c101/tasks/g_ew_idiom_908.yaml c101/tasks/amdgcn/g_ew_idiom_908.cl
+gen h102 --seed 102 --count 4000 --families ew_shape
 # the eighth run's s81 and s82, whose AMD pairs tools/train/data keeps too
 gen s81 --seed 81 --count 4500 --families ew_op,ew_seq,ew_idiom
 gen s82 --seed 82 --count 1800 --families ew_op,ew_seq
@@ -64,4 +67,4 @@ for spec in "ew_seq 1500" "ew_idiom 1500" "ew_array 1000"; do
 done
 for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
 cp -r near neara
-for s in s83 k92 t7 base a93 near arr i96 o97 s81 s82 c101 s83a k92a t7a neara c101a; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
+for s in s83 k92 t7 base a93 near arr i96 o97 s81 s82 c101 h102 s83a k92a t7a neara c101a; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
