@@ -189,11 +189,10 @@ static int corpus_build(int argc, char **argv) {
     results = resbuf;
   }
   if (!resume) unlink(results);
-  setenv("GASP_TASKS_DIR", dir, 1);
   /* the verification is gasp bench itself: same pipeline, same records */
   double t0 = gasp_now_s();
   rc = cli_run_bench(&(cli_bench_call){.target = target, .backend = "reference", .results = results,
-                                       .tasks_glob = glob, .seed = seed, .workers = workers, .resume = resume,
+                                       .tasks_dir = dir, .tasks_glob = glob, .seed = seed, .workers = workers, .resume = resume,
                                        .quiet = quiet});
   /* interrupted (SIGINT, e.g. `timeout -s INT`): the pairs of what was judged are still written, and --resume
    * continues; every judged record is complete (bench writes it whole and flushes) */

@@ -235,16 +235,11 @@ int cmd_corpus_repair(int argc, char **argv) {
   /* the judging is gasp bench itself, on the linked tasks, K samples each (a task with fewer mutants has its
    * missing samples recorded as errors, which are not mutants and are not counted) */
   if (!resume) unlink(rpath);
-  char *old_tasks = getenv("GASP_TASKS_DIR") ? strdup(getenv("GASP_TASKS_DIR")) : NULL;
-  setenv("GASP_TASKS_DIR", tdir, 1);
   double t0 = gasp_now_s();
   int brc = cli_run_bench(&(cli_bench_call){.target = target, .backend = "files", .results = rpath,
-                                            .answers = mpath, .samples = per, .seed = seed,
+                                            .tasks_dir = tdir, .answers = mpath, .samples = per, .seed = seed,
                                             .workers = workers, .resume = resume, .quiet = quiet});
   double bench_s = gasp_now_s() - t0;
-  if (old_tasks) setenv("GASP_TASKS_DIR", old_tasks, 1);
-  else unsetenv("GASP_TASKS_DIR");
-  free(old_tasks);
   int interrupted = brc == 130;
   if (brc != GASP_EXIT_OK && brc != GASP_EXIT_FAIL && !interrupted) {
     gasp_cli_error("corpus repair", "gasp bench failed (exit %d)", brc);

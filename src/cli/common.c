@@ -190,5 +190,19 @@ int cli_run_bench(const cli_bench_call *c) {
   }
   if (c->quiet) argv[n++] = "-q";
   argv[n] = NULL;
-  return cmd_bench(n, argv);
+  /* bench loads its tasks from $GASP_TASKS_DIR (gasp_tasks_dir); set for this call only, so that the caller's
+   * later reads of the benchmark's own suite (the corpus exclusion, gasp merge) are not pointed at a generated set */
+  char *old = NULL;
+  if (c->tasks_dir) {
+    const char *e = getenv("GASP_TASKS_DIR");
+    old = e ? strdup(e) : NULL;
+    setenv("GASP_TASKS_DIR", c->tasks_dir, 1);
+  }
+  int rc = cmd_bench(n, argv);
+  if (c->tasks_dir) {
+    if (old) setenv("GASP_TASKS_DIR", old, 1);
+    else unsetenv("GASP_TASKS_DIR");
+    free(old);
+  }
+  return rc;
 }

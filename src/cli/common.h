@@ -45,6 +45,7 @@ int cli_run_argv(char **argv);
  * the rest only when set. Returns cmd_bench's exit status (130 when interrupted). */
 typedef struct {
   const char *target, *backend, *results;
+  const char *tasks_dir;  /* the task set bench loads ($GASP_TASKS_DIR for the call, restored after), or NULL */
   const char *answers;    /* --answers FILE (the files backend), or NULL */
   const char *tasks_glob; /* --tasks GLOB, or NULL */
   int samples;            /* --samples K when > 0 */
