@@ -11,8 +11,9 @@ Wu et al. 2024), and training moves it from there instead of from random blocks.
 
 Why: every round since the eighth run continued the 26M model and traded one benchmark cell for another; held-out
 composition rises with fresh data while the benchmark's L1 does not (tools/train/README.md, "The fourteenth run"). A
-deeper model is the lever the data has not been, and the 50 MB and 50 tokens/s limits of issue 9 leave room for 4
-more blocks of 384 (measured there). Only the standard library, as soup.py: this machine has no numpy.
+deeper model is the lever the data has not been. Issue 9's limits (50 MB, 50 tokens/s on 2 cores) leave room for 2
+more blocks of 384; 4 come too near 50 tokens/s (measured there). Only the standard library, as soup.py: this
+machine has no numpy.
 """
 import json
 import os
@@ -40,7 +41,7 @@ def main():
     if k < 1 or k > n:
         usage(f"K must be in [1, {n}] (one new block after at most every block)")
     data, tensors = read(os.path.join(in_dir, "weights.bin"))
-    blocks = [[] for _ in range(n)]  # each block's tensors: (suffix, header without the name, payload span)
+    blocks = [[] for _ in range(n)]  # each block's tensors: (name after "blk.N.", read()'s tuple)
     head, tail = [], []
     for name, dims, hdr_end, end in tensors:
         m = re.match(r"blk\.(\d+)\.(.+)$", name)

@@ -50,21 +50,22 @@ for f in q72all/tasks/*.yaml; do
   grep -q '^map: "(\(popc\|shl\|sqrt.f32 [^(]\)\|^map: .*popc' "$f" && take q72all t7 "$(basename "$f" .yaml)"
 done
 rm -rf o71all q72all
-# SRC DST N PATTERN: N of SRC's tasks whose file names match PATTERN, the same N every time
-sub() {
-  rm -rf "$2" && mkdir -p "$2/tasks/amdgcn" && cp s83/tasks/amdgcn/gasp_amd.h "$2/tasks/amdgcn/"
+# pick SRC DST N PATTERN: add to DST N of SRC's tasks whose file names match PATTERN, the same N every time
+pick() {
   ls "$1/tasks/" | grep "$4" | grep 'yaml$' | shuf --random-source=<(yes) -n "$3" |
     while read -r f; do take "$1" "$2" "${f%.yaml}"; done
+}
+# sub SRC DST N PATTERN: DST made afresh with pick's N tasks
+sub() {
+  rm -rf "$2" && mkdir -p "$2/tasks/amdgcn" && cp s83/tasks/amdgcn/gasp_amd.h "$2/tasks/amdgcn/"
+  pick "$@"
 }
 sub s83 s83a 2000 .
 sub k92 k92a 600 .
 sub t7 t7a 1000 g_ew_op
-rm -rf c101a && mkdir -p c101a/tasks/amdgcn && cp c101/tasks/amdgcn/gasp_amd.h c101a/tasks/amdgcn/
-for spec in "ew_seq 1500" "ew_idiom 1500" "ew_array 1000"; do
-  set -- $spec
-  ls c101/tasks/ | grep "g_$1_" | grep 'yaml$' | shuf --random-source=<(yes) -n "$2" |
-    while read -r f; do take c101 c101a "${f%.yaml}"; done
-done
+sub c101 c101a 1500 g_ew_seq_
+pick c101 c101a 1500 g_ew_idiom_
+pick c101 c101a 1000 g_ew_array_
 for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
 cp -r near neara
 for s in s83 k92 t7 base a93 near arr i96 o97 s81 s82 c101 h102 s83a k92a t7a neara c101a; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
