@@ -18,6 +18,7 @@ bash tools/device-prepare.sh --no-build --slim >/dev/null
 rm -rf .dev/carry && mkdir -p .dev/carry
 cp .deps/llama/src/models/ggml-vocab-llama-spm.gguf .dev/carry/
 . tools/train/permuted.sh
+. tools/train/sets-list.sh
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 # data/amd/SET-T.jsonl.xz and data/r300/SET-r300.jsonl.xz: reworded against DIR/SET/tasks
@@ -45,7 +46,7 @@ for f in "$DATA"/ptx/*.jsonl.xz; do
   xz -T2 -6 -f ".dev/carry/r$set-ptx.jsonl"
   echo "$f: $(wc -l < "$W/in.jsonl") pairs -> .dev/carry/r$set-ptx.jsonl.xz"
 done
-for s in s83 k92 t7 base near arr i96 o97 s81 s82 c101 h102; do
+for s in $TRAIN_SETS; do
   [ -d "$D/$s/tasks" ] && tar cJf ".dev/carry/$s.txz" -C "$D/$s" tasks
 done
 rm -rf "$W/tk" && mkdir -p "$W/tk/tasks" && cp -r "$D/s83/tasks/." "$W/tk/tasks/" && cp "$D"/a93/tasks/*.yaml "$W/tk/tasks/"

@@ -11,7 +11,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 M=${1:?model} OUT=${2:?out.jsonl} D=${3:-.dev/d9}
 G=$PWD/build/gasp
-SETS="base s83 s81 s82 i96 o97 t7 near k92 arr c101 h102"
+. tools/train/sets-list.sh
+SETS=$TRAIN_SETS
 for s in $SETS; do
   [ -d "$D/$s/tasks" ] || { echo "heldout: $D/$s/tasks missing: run tools/train/sets.sh first" >&2; exit 2; }
 done

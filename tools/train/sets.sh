@@ -22,6 +22,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 G=$PWD/build/gasp D=${1:-.dev/d9}
+. tools/train/sets-list.sh
 mkdir -p "$D" && cd "$D"
 gen() { rm -rf "$1" && "$G" corpus gen -q -o "$1/tasks" "${@:2}"; }
 gen s83 --seed 83 --count 3000 --families ew_op,ew_seq,ew_idiom
@@ -68,4 +69,6 @@ pick c101 c101a 1500 g_ew_idiom_
 pick c101 c101a 1000 g_ew_array_
 for f in t7/tasks/g_ew_seq_*.yaml; do take t7 t7a "$(basename "$f" .yaml)"; done
 cp -r near neara
-for s in s83 k92 t7 base a93 near arr i96 o97 s81 s82 c101 h102 s83a k92a t7a neara c101a; do echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
+for s in $TRAIN_SETS a93 s83a k92a t7a neara c101a; do
+  [ -d "$s/tasks" ] || { echo "sets: $s was not made (a name in tools/train/sets-list.sh needs its gen line above)" >&2; exit 2; }
+  echo "$s: $(ls $s/tasks/*.yaml | wc -l) tasks"; done
