@@ -25,6 +25,21 @@ grep -q "^r300 *1 *6 *3" "$TMP/out" && grep -q "^all *2 " "$TMP/out" && grep -q 
 grep -q "sample dropped: not a JSON object" "$TMP/err" && ok || bad "prepare names the dropped line"
 [ "$(stat -c %s "$TMP/p/tokens.u32")" = $((4 * $(stat -c %s "$TMP/p/mask.u8"))) ] && ok || bad "4 bytes per token, 1 mask byte"
 
+# tools/train/tokenize.sh: pairs tokenized in chunks give the folder one process gives, byte for byte, read in order
+mkdir -p "$TMP/w"
+for i in $(seq 1 11); do
+  printf '{"task":"t%d","target":"gfx1030","prompt":"Task %d:\\n","completion":"v_add_f32 v%d, v1, v2\\n"}\n' "$i" "$i" "$i"
+done >"$TMP/w/a.jsonl"
+head -2 "$TMP/pairs.jsonl" >"$TMP/w/b.jsonl"
+expect_rc 0 "prepare a in one folder" "$GASP" train prepare --vocab llama-spm "$TMP/w/a.jsonl" -o "$TMP/a1"
+(G=$GASP V=llama-spm W=$TMP/w PAIRS="a none b" TOK_CHUNK=4; . "$SRC/../tools/train/tokenize.sh"
+ tokenize_pairs >"$TMP/tk.out" 2>&1 && tok_dirs >"$TMP/tk.dirs") && ok || bad "tokenize_pairs: $(cat "$TMP/tk.out")"
+[ "$(cat "$TMP/tk.dirs")" = " $TMP/w/tok-a.000 $TMP/w/tok-a.001 $TMP/w/tok-a.002 $TMP/w/tok-b.000" ] && ok ||
+  bad "tok_dirs in order: $(cat "$TMP/tk.dirs")"
+cat "$TMP"/w/tok-a.00[0-2]/tokens.u32 | cmp -s - "$TMP/a1/tokens.u32" && cat "$TMP"/w/tok-a.00[0-2]/mask.u8 |
+  cmp -s - "$TMP/a1/mask.u8" && ok || bad "chunked tokens and mask are one folder's"
+grep -q "^a  *11 " "$TMP/tk.out" && grep -q "no $TMP/w/none.jsonl" "$TMP/tk.out" && ok || bad "tokenize_pairs' table: $(cat "$TMP/tk.out")"
+
 expect_rc 0 "dump" "$GASP" train dump "$TMP/tiny.gguf" -o "$TMP/d"
 expect_rc 0 "export f32" "$GASP" train export "$TMP/d" -o "$TMP/e.gguf" --type f32
 expect_rc 0 "dump again" "$GASP" train dump "$TMP/e.gguf" -o "$TMP/d2"

@@ -13,6 +13,7 @@ set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
 . "$R/tools/train/permuted.sh"
+. "$R/tools/train/tokenize.sh"
 export PYTHONUNBUFFERED=1
 V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 EVAL_S=${EVAL_S:-60}
@@ -66,37 +67,11 @@ for tgz in ${PTX_BG:-}; do
   BG_PIDS="$BG_PIDS $!"
 done
 # TOK_KEEP=1 (a later call on the warm machine, the same PAIRS and MAXTOK): the tokens of the call before are used
-# again (tokenizing 280,000 samples took 133 s of a 585 s call on 2026-12-06)
-[ "${TOK_KEEP:-0}" = 1 ] || rm -rf "$W"/tok-* "$W"/chunk-*
+# again (tokenizing 280,000 samples took 133 s of a 585 s call on 2026-12-06); tools/train/tokenize.sh, in chunks
+[ "${TOK_KEEP:-0}" = 1 ] || rm -rf "$W"/tok-* "$W"/chunk-* "$W"/prepare-*.log
 rm -rf "$W/run"
 t0=$(date +%s)
-# Each pairs file is cut into chunks of TOK_CHUNK lines (default 4000), tokenized by as many processes as the
-# machine has cores. One process a file left the largest (rc101-ptx, 35,942 samples, 61M tokens) alone for most of
-# the 180 s prepare of 2026-12-07's first call, which then trained 173 s of its 585. The chunks are read back in
-# order (tok-NAME.000, .001 ...), so train.py sees the same samples in the same order as from one folder a file.
-CHUNKS=""
-for n in $PAIRS; do
-  f=$W/$n.jsonl
-  [ -s "$f" ] || { echo "no $f, or empty"; continue; }
-  [ "${TOK_KEEP:-0}" = 1 ] && [ -d "$W/tok-$n.000" ] && continue
-  rm -rf "$W/tok-$n".[0-9]* "$W/chunk-$n".[0-9]*
-  split -l "${TOK_CHUNK:-4000}" -d -a 3 "$f" "$W/chunk-$n."
-  CHUNKS="$CHUNKS $(cd "$W" && echo chunk-"$n".[0-9]*)"
-done
-# chunk-NAME.K -> tok-NAME.K, its log prepare-NAME.K.log; a failed chunk leaves no tok- folder (checked below)
-export G V W MAXTOK
-printf '%s\n' $CHUNKS | xargs -r -P "$(nproc)" -I{} sh -c \
-  'c=$1; "$G" train prepare --vocab "$V" "$W/$c" -o "$W/tok-${c#chunk-}" --max-tokens "${MAXTOK:-3072}" \
-     > "$W/prepare-${c#chunk-}.log" 2>&1 || rm -rf "$W/tok-${c#chunk-}"' _ {}
-for c in $CHUNKS; do
-  [ -f "$W/tok-${c#chunk-}/index.json" ] || { echo "prepare: $c failed:"; tail -3 "$W/prepare-${c#chunk-}.log"; exit 3; }
-done
-# per pairs file: samples, tokens and answer tokens over its chunks (each log's "all" line has the first two)
-for n in $PAIRS; do
-  ls "$W/prepare-$n".[0-9]*.log >/dev/null 2>&1 || continue
-  awk -v n="$n" '$1 != "target" && $1 != "all" && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2; t += $3; c += $4 }
-    END { printf "%-24s %8d %11d %10d\n", n, s, t, c }' "$W/prepare-$n".[0-9]*.log
-done
+tokenize_pairs || exit 3
 echo "prepare: $(( $(date +%s) - t0 )) s"
 ls -d "$W"/tok-* >/dev/null || exit 3
 # INIT=M.gguf: continue from that model's weights (its shape; PRESET is then ignored) with LR/MIN_LR/WARMUP
@@ -111,8 +86,7 @@ if [ -n "${INIT:-}" ]; then
   INITARGS="--init $W/init --lr ${LR:-5e-4} --min-lr ${MIN_LR:-5e-5} --warmup ${WARMUP:-20}"
 fi
 # the data in PAIRS order: the first sample (the greedy check's task, looked up in tasks.tgz) is the first run's
-DATA=""
-for n in $PAIRS; do for d in "$W/tok-$n".[0-9]*; do [ -d "$d" ] && DATA="$DATA $d"; done; done
+DATA=$(tok_dirs)
 # BUDGET_S: the whole call's limit (the device tool's 600 s): training gets what is left of it after the steps
 # before, less 60 s for the export and the check and EVAL_S per level of EVAL_LEVELS, at most MINUTES
 MIN=${MINUTES:-6}
