@@ -497,11 +497,11 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near, ew_array, ew_order and ew_shape only when named: a default set that grew would change what every
-   * documented seed writes */
+  /* ew_near, ew_array, ew_order, ew_shape and ew_kin only when named: a default set that grew would change what
+   * every documented seed writes */
   for (int i = 0; fam[i]; i++)
     CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") &&
-                  strcmp(fam[i], "ew_shape")
+                  strcmp(fam[i], "ew_shape") && strcmp(fam[i], "ew_kin")
               ? s1.per_family[i] > 0
                                                                                                 : s1.per_family[i] == 0,
           "family %s made tasks (%d)", fam[i],
@@ -714,6 +714,40 @@ static void generate(void) {
     CHECK(clamps[1] >= 2 * clamps[0] && clamps[1] > 100 && absv[1] > absv[0] && fmas[1] < fmas[0],
           "shape vs idiom, 2000 each: clamps %d vs %d, abs %d vs %d, fma chains %d vs %d", clamps[1], clamps[0], absv[1],
           absv[0], fmas[1], fmas[0]);
+  }
+  /* the kin family: the five never-passing L1 structures at other types. None is a benchmark computation or one
+   * with its inputs exchanged (the tools' --drop-permuted would leave it out of training), each structure comes, and
+   * the clamps are "min of a max" with the inputs in order, as clamp_f32 is */
+  {
+    o.seed = 5;
+    o.count = 600;
+    o.families = "ew_kin";
+    char dk[32];
+    gasp_corpus_gen_stats sk;
+    gasp_taskset tsk;
+    if (!gen_into(&o, 0, dk, &sk, &tsk)) {
+      int clamp = 0, lerp = 0, dot = 0, sign = 0, absd = 0, other = 0;
+      for (size_t i = 0; i < tsk.count; i++) {
+        const gasp_task *t = &tsk.items[i];
+        gasp_map m;
+        char e[160], which[64];
+        CHECK(gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) == 0, "%s parses: %s", t->id, e);
+        CHECK(!gasp_corpus_is_bench_computation(&m, t, which, sizeof which), "%s is not %s", t->id, which);
+        CHECK(!gasp_corpus_is_bench_permutation(&m, t, which, sizeof which), "%s is no permutation of %s", t->id, which);
+        CHECK(t->snippet && t->level == 1, "%s is an L1 snippet", t->id);
+        if (!strncmp(t->map, "(min.", 5) && strstr(t->map, "(max.")) clamp++;
+        else if (strstr(t->map, "(sub.") && !strncmp(t->map, "(fma.", 5)) lerp++;
+        else if (strstr(t->map, "(mul.")) dot++;
+        else if (strstr(t->map, "(gt.")) sign++;
+        else if (strstr(t->map, "(ge.")) absd++;
+        else other++;
+      }
+      CHECK(clamp > 0 && lerp > 0 && dot > 0 && sign > 0 && absd > 0 && !other,
+            "kin: clamp %d, lerp %d, dot %d, sign %d, abs diff %d, other %d", clamp, lerp, dot, sign, absd, other);
+      CHECK(tsk.count >= 300, "kin: %zu tasks of 600 asked (names make instances)", tsk.count);
+      gasp_taskset_free(&tsk);
+    }
+    remove_dir(dk);
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */

@@ -15,6 +15,8 @@
 #        ew_idiom, 1,000 ew_array) amd-pairs.sh verifies
 #   h102 ew_shape, seed 102, 4,000 tasks: ew_idiom's forms each keeping its share (clamps, selects, absolute values
 #        and interpolations as often as polynomials; none has a held-out map)
+#   k103 ew_kin, seed 103, 700 tasks: the never-passing L1 structures at the other types (clamp, lerp, dot3,
+#        select_sign, abs_diff; none has a held-out map; 777 distinct instances exist, names included)
 # and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
 # one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
 # Then tools/train/carry.sh rewords the verified pairs kept in tools/train/data/ into .dev/carry (minutes), instead
@@ -36,6 +38,7 @@ gen o97 --seed 97 --count 2000 --families ew_order
 gen c101 --seed 101 --count 12000 --families ew_seq,ew_idiom,ew_array
 rm c101/tasks/g_ew_idiom_908.yaml c101/tasks/amdgcn/g_ew_idiom_908.cl
 gen h102 --seed 102 --count 4000 --families ew_shape
+gen k103 --seed 103 --count 700 --families ew_kin
 # the eighth run's s81 and s82, whose AMD pairs tools/train/data keeps too
 gen s81 --seed 81 --count 4500 --families ew_op,ew_seq,ew_idiom
 gen s82 --seed 82 --count 1800 --families ew_op,ew_seq
