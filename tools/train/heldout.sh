@@ -21,28 +21,22 @@ trap 'rm -rf "$H"' EXIT
 "$G" corpus gen -q --seed 99 --count 400 --families ew_seq,ew_idiom -o "$H/all"
 mkdir -p "$H/keep/amdgcn" && cp "$H/all/amdgcn/gasp_amd.h" "$H/keep/amdgcn/"
 python3 - "$H/all" "$H/keep" "$D" "$SETS" <<'PY'
-import glob, os, re, shutil, sys
+import glob, re, sys
+sys.path.insert(0, "tools/train")
+from taskshape import level, shape, take
 src, dst, sets, names = sys.argv[1:]
-def shape(f):
-    y = open(f).read()
-    m = re.search(r'^map: "(.*)"$', y, re.M).group(1)
-    for i, n in enumerate(re.findall(r"\{name: (\w+), type: \w+, role: in", y)):
-        m = re.sub(rf"\b{n}\b", f"${i}", m)
-    return m, int(re.search(r"^level: (\d)", y, re.M).group(1))
 seen = set()
 for s in names.split():
     for f in glob.glob(f"{sets}/{s}/tasks/*.yaml"):
-        seen.add(shape(f)[0])
+        seen.add(shape(f))
 num = lambda p: int(re.search(r"_(\d+)\.yaml$", p).group(1))
 for fam in ("ew_seq", "ew_idiom"):
     kept = 0
     for f in sorted(glob.glob(f"{src}/g_{fam}_*.yaml"), key=num):
-        m, level = shape(f)
-        if level != 1 or ".f64" in m or m in seen:
+        m = shape(f)
+        if level(f) != 1 or ".f64" in m or m in seen:
             continue
-        t = os.path.basename(f)[:-5]
-        shutil.copy(f, dst)
-        shutil.copy(f"{src}/amdgcn/{t}.cl", f"{dst}/amdgcn/")
+        take(f, dst)
         kept += 1
         if kept == 10:
             break

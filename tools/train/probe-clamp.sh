@@ -12,13 +12,10 @@ P=$(mktemp -d)
 trap 'rm -rf "$P"' EXIT
 mkdir -p "$P/tasks/amdgcn" && cp "$D/s83/tasks/amdgcn/gasp_amd.h" "$P/tasks/amdgcn/"
 python3 - "$D" "$T" "$P/tasks" "${PER:-3}" $TRAIN_SETS <<'PY'
-import glob, json, lzma, os, re, shutil, sys
+import glob, json, lzma, os, re, sys
+sys.path.insert(0, "tools/train")
+from taskshape import shape, take
 d, target, out, per, sets = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
-def shape(y):
-    m = re.search(r'^map: "(.*)"$', y, re.M).group(1)
-    for i, n in enumerate(re.findall(r"\{name: (\w+), type: \w+, role: in", y)):
-        m = re.sub(rf"\b{n}\b", f"${i}", m)
-    return m
 # a nested min/max of f32 over three different inputs
 mm = re.compile(r"^\((min|max)\.f32 \((min|max)\.f32 \$\d \$\d\) \$\d\)$")
 trained = set()  # task ids with pairs for the target, whatever set they came from
@@ -28,16 +25,14 @@ picked = {}
 for s in sets:
     for f in sorted(glob.glob(f"{d}/{s}/tasks/*.yaml")):
         tid = os.path.basename(f)[:-5]
-        sh = shape(open(f).read())
+        sh = shape(f)
         if mm.match(sh) and len(set(re.findall(r"\$\d", sh))) == 3 and tid in trained and len(picked.get(sh, [])) < per:
             picked.setdefault(sh, []).append(f)
 shapes = {}
 for sh, fs in sorted(picked.items()):
     for f in fs:
-        b = os.path.basename(f)[:-5]
-        shutil.copy(f, out)
-        shutil.copy(os.path.join(os.path.dirname(f), "amdgcn", b + ".cl"), os.path.join(out, "amdgcn"))
-        shapes[b] = sh
+        take(f, out)
+        shapes[os.path.basename(f)[:-5]] = sh
 json.dump(shapes, open(os.path.join(out, "..", "shapes.json"), "w"))
 if not picked:
     sys.exit("probe-clamp: no trained three-input f32 min/max shape (run sets.sh and carry.sh)")
