@@ -10,7 +10,7 @@
 int cmd_grammar(int argc, char **argv) {
   const char *target = NULL, *task_id = NULL, *form = NULL, *match = NULL;
   gasp_opt opts[] = {
-      {"target", 't', OPT_STR, "T", "the target: ptx-sm90 or ptx-sm89 (the targets with a grammar)", &target},
+      {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, gfx900, gfx1030 or gfx1100 (the targets with a grammar)", &target},
       {"task", 0, OPT_STR, "ID", "the task whose answers the grammar describes", &task_id},
       {"form", 0, OPT_STR, "FILE", "print the PTX in FILE rewritten into the grammar's form instead", &form},
       {"match", 0, OPT_STR, "FILE", "check whether FILE (a whole answer, fence included) is in the grammar's "

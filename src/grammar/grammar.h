@@ -49,6 +49,15 @@ void gasp_grammar_ptx_decls(gasp_str *o, int snippet);
  * lines than its bounds, nested scopes, ...). */
 char *gasp_grammar_ptx_form(const gasp_target *t, const gasp_task *task, const char *code, gasp_diags *d);
 
+/* The AMD grammar (gfx900, gfx1030, gfx1100; grammar_amd.c) for `task`: one ```amdgcn fenced block, a snippet
+ * task's straight-line instruction lines or a kernel task's body with local labels, over the mnemonics the
+ * emulator executes on the target's generation. Returns a malloc'ed grammar (root rule `root`), or NULL with a
+ * reason in d. Bounds: a snippet of at most GASP_GRAMMAR_AMD_SNIPPET_LINES lines (the corpus's longest is 64, an
+ * f32 division), a body of at most GASP_GRAMMAR_AMD_KERNEL_LINES. */
+#define GASP_GRAMMAR_AMD_SNIPPET_LINES 72
+#define GASP_GRAMMAR_AMD_KERNEL_LINES 400
+char *gasp_grammar_amd(const gasp_target *t, const gasp_task *task, gasp_diags *d);
+
 /* Whether text is in the language of the GBNF grammar (llama.cpp's own grammar engine; needs libllama): 1 yes,
  * 0 no (*at: the byte where it failed), -1 the grammar does not compile. grammar_cache.cpp. */
 int gasp_grammar_match(const char *gbnf, const char *text, size_t *at);

@@ -2,7 +2,7 @@
 # task checks and assembles on gfx900, gfx1030 and gfx1100; with the emulator built in, every task passes except
 # the emulator gaps listed in amd_known_gaps.txt (this is the differential test: each reference kernel through the
 # emulator against the CPU reference, 3 trials of fresh inputs); without the emulator, the run stage says so and
-# nothing counts as a pass. Then broken model-style answers, each reaching its failure class through the
+# nothing counts as a pass. Every reference answer is in the language of its task's AMD grammar. Then broken model-style answers, each reaching its failure class through the
 # emulator. Skipped (77) without LLVM 19.
 . "$(dirname "$0")/lib.sh"
 LLVM=${GASP_LLVM_BIN:-/usr/lib/llvm-19/bin}
@@ -34,6 +34,10 @@ for m in gfx900 gfx1030 gfx1100; do
     python3 "$SRC/integration/amd_gaps.py" "$m" "$TMP/$m.jsonl" "$SRC/integration/amd_known_gaps.txt" >"$TMP/gaps" 2>&1 && ok || { bad "$m: reference results"; cat "$TMP/gaps"; }
     grep -q '"gpu_ran":true' "$TMP/$m.jsonl" && ok || bad "$m: the run stage ran (on the emulator)"
   fi
+  # every reference answer is one the AMD grammar lets a model decode
+  python3 "$SRC/integration/amd_grammar_refs.py" "$GASP" "$m" "$TMP/$m.jsonl" "$TMP" >"$TMP/gref" 2>&1
+  case $? in 0) ok ;; 3) echo "note: $m: no grammar engine in this build (without llama.cpp)"; ok ;;
+    *) bad "$m: reference answers in the grammar's language"; cat "$TMP/gref" ;; esac
 done
 # a model-style body and a snippet through gasp asm: real code objects
 expect_rc 0 "asm body gfx1030" "$GASP" asm --target gfx1030 --task vector_add "$SRC/data/amdgcn/vector_add.gfx1030.s" -o "$TMP/k.hsaco"

@@ -1,5 +1,5 @@
-# gasp grammar and gasp check --parse-only: the grammar of a kernel and of a snippet task, errors for a
-# task of another ISA, and our parser's diagnostics with line and column on a raw answer.
+# gasp grammar and gasp check --parse-only: the grammar of a kernel and of a snippet task (PTX and AMD), errors
+# for a task of another ISA, and our parser's diagnostics with line and column on a raw answer.
 . "$(dirname "$0")/lib.sh"
 expect_rc 0 "kernel grammar" "$GASP" grammar --target ptx-sm90 --task saxpy
 grep -q '^root ::= "```ptx\\n" code "```"$' "$TMP/out" && ok || bad "root rule"
@@ -34,4 +34,24 @@ printf '```ptx\nadd.s32 %%d, %%a, %%b;\n```' >"$TMP/nodecl.md"
 "$GASP" grammar --target ptx-sm90 --task add_s32 --match "$TMP/nodecl.md" >"$TMP/m" 2>&1
 rc=$?
 [ $rc = 1 ] && grep -q "nodecl.md:2:1: the grammar refuses" "$TMP/m" && ok || { [ $rc = 3 ] && ok || bad "a snippet without the declarations refused at 2:1 (rc $rc)"; }
+# the AMD grammars: a snippet's lines without memory or labels, a body with them; committed answers accepted,
+# a misspelt mnemonic and wave64's vcc on wave32 refused at their line and column
+expect_rc 0 "AMD snippet grammar" "$GASP" grammar --target gfx1030 --task add_f32
+grep -q '^root ::= "```amdgcn\\n" code "```"$' "$TMP/out" && ! grep -q '^mem ::=' "$TMP/out" && ! grep -q '^label ::=' "$TMP/out" && ok || bad "AMD snippet: fence, no memory, no labels"
+expect_rc 0 "AMD kernel grammar" "$GASP" grammar --target gfx1100 --task vector_add
+grep -q '^mem ::=' "$TMP/out" && grep -q '^vopd ::= "v_dual_"' "$TMP/out" && grep -q '"s_endpgm"' "$TMP/out" && ok || bad "gfx1100 body: memory, dual issue, s_endpgm"
+expect_rc 2 "ARB task refused on gfx900" "$GASP" grammar --target gfx900 --task arb_clamp
+A="$SRC/data/amdgcn"
+amd_match() { # amd_match WANT TARGET TASK FILE [LINE:COL]: the fenced FILE against the task's grammar
+  { printf '```amdgcn\n'; cat "$4"; printf '```'; } >"$TMP/amd.md"
+  "$GASP" grammar --target "$2" --task "$3" --match "$TMP/amd.md" >"$TMP/m" 2>&1
+  rc=$?
+  if [ $rc = 3 ] && grep -q "without llama.cpp" "$TMP/m"; then ok; return; fi
+  [ $rc = "$1" ] && { [ -z "${5:-}" ] || grep -q "amd.md:$5: the grammar refuses" "$TMP/m"; } && ok || { bad "$4 on $2: rc $rc, want $1 ${5:-}"; cat "$TMP/m"; }
+}
+amd_match 0 gfx1030 add_f32 "$A/add_f32.snippet.s"
+amd_match 0 gfx1030 vector_add "$A/vector_add.gfx1030.s"
+amd_match 1 gfx1030 vector_add "$A/bad_syntax.gfx1030.s" 18:11
+amd_match 1 gfx1030 vector_add "$A/bad_vcc.gfx1030.s" 8:23
+amd_match 1 gfx1030 add_f32 "$A/vector_add.gfx1030.s" 2:1
 finish

@@ -92,6 +92,19 @@ for r in rows:
     assert r["parsed"] is True, r["answer"][:300]
     assert r["class"] not in ("extract", "syntax"), (r["class"], r["diagnostics"][:2], r["answer"][:300])
 PY
+# the AMD grammar: answers always extract (llvm-mc still judges operand counts, which the grammar does not fix)
+expect_rc 0 "bench gfx1030 with --grammar on" "$GASP" bench --target gfx1030 --model "$TMP/tiny.gguf" --grammar on \
+  --tasks add_f32 --samples 3 --max-tokens 4096 -q -o "$TMP/ga.jsonl"
+"$PY" - "$TMP/ga.jsonl" <<'PY' && ok || bad "grammar-shaped AMD answers"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 3
+for r in rows:
+    assert r["grammar"] is True and r.get("truncated") is not True, r
+    assert r["class"] != "extract", (r["diagnostics"][:2], r["answer"][:300])
+    body = r["answer"].split("```amdgcn\n", 1)[1].rsplit("```", 1)[0]
+    assert all(l.startswith(("v_", "s_")) for l in body.splitlines()), body[:300]
+PY
 expect_rc 2 "grammar on a target without one" "$GASP" bench --target r300 --model "$TMP/tiny.gguf" --grammar on \
   --tasks arb_add_mul3 --max-tokens 8 -q -o "$TMP/ng.jsonl"
 grep -q "has no grammar" "$TMP/err" && ok || bad "no grammar message"

@@ -11,6 +11,8 @@
 #include "extract/extract.h"
 #include "grammar/grammar.h"
 #include "llama.h"
+#include "target/amdgcn/emu/emu.h"
+#include "target/amdgcn/emu/emu_internal.h"
 #include "target/ptx/ptx_parse.h"
 #include "target/target.h"
 #include "task/task.h"
@@ -217,6 +219,153 @@ static void grammar_form(const gasp_target *t, const gasp_taskset *ts) {
   CHECK(snippets >= 10 && kernels == 7, "the form covers the suite's snippets and the nvcc samples");
 }
 
+/* 1 when the whole answer `body` (fenced here) is in the language of grammar g */
+static int amd_in(const char *g, const char *body) {
+  char text[512];
+  snprintf(text, sizeof text, "```amdgcn\n%s\n```", body);
+  size_t at;
+  return gasp_grammar_match(g, text, &at) == 1;
+}
+
+static int listed(const gasp_emu_mnemonic *ms, int n, const char *name, size_t len) {
+  for (int i = 0; i < n; i++)
+    if (strlen(ms[i].name) == len && !strncmp(ms[i].name, name, len)) return 1;
+  return 0;
+}
+
+/* The AMD grammars in llama.cpp's engine. Every mnemonic the emulator executes is accepted in the spelling and
+ * place its encoding allows (the prefix tree leaves none out) and nothing past it; every name of LLVM's table the
+ * emulator does not execute is refused; the answers of the corpus's shapes are accepted and the prompt's
+ * prohibitions refused. Then random walks: each ends, extracts, and names only listed instructions. */
+static void amd_grammars(const gasp_taskset *ts, vocab_info *vi, llama_token_data *buf, char *text, int walks,
+                         int names) {
+  static const char *const mcpus[] = {"gfx900", "gfx1030", "gfx1100"};
+  static const emu_optab_row *const tabs[] = {emu_optab_gfx900, emu_optab_gfx1030, emu_optab_gfx1100};
+  for (int m = 0; m < 3; m++) {
+    const gasp_target *t = gasp_target_find(mcpus[m]);
+    const gasp_task *sn = gasp_taskset_find(ts, "add_f32"), *kn = gasp_taskset_find(ts, "vector_add");
+    CHECK(t && t->grammar && sn && kn && sn->snippet && !kn->snippet, "%s: a grammar, a snippet and a kernel task",
+          mcpus[m]);
+    if (!t || !t->grammar || !sn || !kn) continue;
+    gasp_diags d;
+    gasp_diags_init(&d);
+    char *gs = t->grammar(t, sn, &d), *gk = t->grammar(t, kn, &d);
+    gasp_emu_mnemonic ms[1024];
+    int n = gasp_emu_mnemonics(mcpus[m], ms, 1024);
+    CHECK(gs && gk && n > 250 && n <= 1024, "%s: both grammars and %d mnemonics", mcpus[m], n);
+    if (!gs || !gk || n <= 0 || n > 1024) goto next;
+    char line[256];
+    int accepted = 0, total = 0;
+    for (int i = 0; i < n && names; i++) {
+      const char *nm = ms[i].name;
+      unsigned e = ms[i].enc;
+      int ok = 1;
+      if (e & GASP_EMU_ENC_VOP) {
+        static const char *const sfx[] = {"", "_e32", "_e64"};
+        for (int k = 0; k < 3; k++) {
+          snprintf(line, sizeof line, "%s%s v4, v2, v3", nm, sfx[k]);
+          ok &= amd_in(gs, line);
+        }
+      } else if (e & GASP_EMU_ENC_VOP3) {
+        snprintf(line, sizeof line, "%s v4, v2, v3, v5", nm);
+        ok &= amd_in(gs, line);
+        snprintf(line, sizeof line, "%s_e32 v4, v2, v3, v5", nm);
+        ok &= !amd_in(gs, line); /* VOP3 only: no 32-bit encoding */
+      }
+      if (e & GASP_EMU_ENC_SALU) {
+        snprintf(line, sizeof line, "%s s33, s34", nm);
+        ok &= amd_in(gs, line);
+      }
+      if (e & (GASP_EMU_ENC_SMEM | GASP_EMU_ENC_DS | GASP_EMU_ENC_GLOBAL | GASP_EMU_ENC_FLAT | GASP_EMU_ENC_SCRATCH)) {
+        snprintf(line, sizeof line, "  %s v1, v[2:3], off offset:16\n  s_endpgm", nm);
+        ok &= amd_in(gk, line) && !amd_in(gs, line + 2); /* memory in a body, never in a snippet */
+      }
+      if (e & (GASP_EMU_ENC_SOPP | GASP_EMU_ENC_CACHE)) {
+        int branch = !strncmp(nm, "s_branch", 8) || !strncmp(nm, "s_cbranch_", 10);
+        snprintf(line, sizeof line, "  %s%s\n.LBB0_1:\n  s_endpgm", nm, branch ? " .LBB0_1" : "");
+        if (strcmp(nm, "s_waitcnt") && strcmp(nm, "s_delay_alu") && strcmp(nm, "s_sendmsg")) ok &= amd_in(gk, line);
+      }
+      if (e & GASP_EMU_ENC_VOPDX) {
+        snprintf(line, sizeof line, "  v_dual_%s v1, v2, v3 :: v_dual_mov_b32 v4, v5\n  s_endpgm", nm + 2);
+        ok &= amd_in(gk, line);
+      }
+      /* nothing longer: the name with a letter appended is no instruction */
+      snprintf(line, sizeof line, "%sq v4, v2, v3", nm);
+      ok &= !amd_in(gs, line);
+      CHECK(ok, "%s: %s (encodings 0x%x) is offered where its encoding allows, and only there", mcpus[m], nm, e);
+      accepted += ok;
+      total++;
+    }
+    /* LLVM's names the emulator does not execute (unsupported at run time) are refused everywhere */
+    int refused = 0, unimpl = 0;
+    for (const emu_optab_row *r = tabs[m]; r->fmt && names; r++) {
+      if (r->op != EMU_OP_NONE || listed(ms, n, r->name, strlen(r->name))) continue;
+      snprintf(line, sizeof line, "%s v4, v2, v3", r->name);
+      char kline[300];
+      snprintf(kline, sizeof kline, "  %s v4, v2, v3\n  s_endpgm", r->name);
+      int in = amd_in(gs, line) || amd_in(gk, kline);
+      CHECK(!in, "%s: %s, not executed by the emulator, is refused", mcpus[m], r->name);
+      refused += !in;
+      unimpl++;
+    }
+    /* the corpus's shapes and the prompt's prohibitions */
+    const char *vc = m ? "vcc_lo" : "vcc";
+    snprintf(line, sizeof line, "v_cmp_gt_f32_e32 %s, v2, v3\nv_cndmask_b32_e32 v4, v3, v2, %s", vc, vc);
+    CHECK(amd_in(gs, line), "%s: a compare and a select on %s", mcpus[m], vc);
+    CHECK(!amd_in(gs, "v_cmp_gt_f32_e32 vcc, v2, v3") == (m > 0), "%s: vcc refused in wave32 only", mcpus[m]);
+    CHECK(amd_in(gs, "v_fma_f32 v4, -v2, |v3|, 0.5") && amd_in(gs, "v_add_f32_e32 v4, 0x3f800000, v2 ; x + 1"),
+          "%s: negation, absolute value, literals and a comment", mcpus[m]);
+    CHECK(!amd_in(gs, "v_add_f32 v64, v2, v3") && !amd_in(gs, "s_mov_b32 s48, 0") && !amd_in(gs, "s_endpgm") &&
+              !amd_in(gs, "v_add_f32 v4, v2, v3\n.LBB0_1:"),
+          "%s: a snippet's register ranges, no s_endpgm, no label", mcpus[m]);
+    snprintf(line, sizeof line, "  %s s[4:5], s[0:1], 0x8\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+             "  s_cbranch_execz .LBB0_2\n.LBB0_2:\n  s_endpgm\n  .p2align\t6, 0x0", m == 2 ? "s_load_b64" : "s_load_dwordx2");
+    CHECK(amd_in(gk, line), "%s: a body with a scalar load, a wait, a branch, a label and clang's alignment", mcpus[m]);
+    CHECK(!amd_in(gk, "s_endpgm") && !amd_in(gk, "  v_add_f32 v256, v2, v3\n  s_endpgm"),
+          "%s: a body's instructions are indented; v256 does not exist", mcpus[m]);
+    if (names)
+      printf("%s: %d of %d mnemonics offered where their encodings allow; %d of %d unexecuted names refused\n", mcpus[m],
+           accepted, total, refused, unimpl);
+    /* random walks through both grammars */
+    for (int w = 0; w < 2 * walks; w++) {
+      const char *g = w % 2 ? gk : gs;
+      struct llama_sampler *smpl = llama_sampler_init_grammar(vi->vocab, g, "root");
+      CHECK(smpl != NULL, "%s: the grammar compiles in llama.cpp", mcpus[m]);
+      if (!smpl) break;
+      int steps, r = walk(vi, smpl, buf, text, 1 << 20, &steps);
+      llama_sampler_free(smpl);
+      CHECK(r == 0, "%s walk %d ends (%d)", mcpus[m], w, r);
+      if (r) continue;
+      gasp_extracted ex;
+      gasp_diags pd;
+      gasp_diags_init(&pd);
+      int ok = gasp_extract(text, strlen(text), t, &ex, &pd) == 0;
+      CHECK(ok, "%s walk %d extracts: %s\n%s", mcpus[m], w, pd.count ? pd.items[0].msg : "", text);
+      for (const char *l = ok ? ex.code : ""; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        while (*l == ' ') l++;
+        if (*l == '.' || *l == '\n' || !*l) continue; /* a label or the alignment */
+        size_t len = strcspn(l, " \n");
+        const char *nm = l;
+        if (!strncmp(nm, "v_dual_", 7)) {
+          char full[64];
+          snprintf(full, sizeof full, "v_%.*s", (int)(len - 7), nm + 7);
+          CHECK(listed(ms, n, full, strlen(full)), "%s walk %d: %s is listed", mcpus[m], w, full);
+          continue;
+        }
+        if (len > 4 && (!strncmp(nm + len - 4, "_e32", 4) || !strncmp(nm + len - 4, "_e64", 4))) len -= 4;
+        else if (len > 5 && !strncmp(nm + len - 5, "_sdwa", 5)) len -= 5;
+        CHECK(listed(ms, n, nm, len), "%s walk %d: %.*s is listed", mcpus[m], w, (int)len, nm);
+      }
+      if (ok) gasp_extracted_free(&ex);
+      gasp_diags_free(&pd);
+    }
+  next:
+    free(gs);
+    free(gk);
+    gasp_diags_free(&d);
+  }
+}
+
 int main(void) {
   const char *dir = getenv("GASP_LLAMA_DIR");
   if (!dir) dir = GASP_LLAMA_DIR_DEFAULT;
@@ -246,6 +395,9 @@ int main(void) {
     }
     llama_token_data *buf = malloc(sizeof *buf * (size_t)(vi.n_vocab + vi.neog + 64));
     long v_total = 0, v_ok = 0;
+    double t_amd = gasp_now_s();
+    if (!only) amd_grammars(&ts, &vi, buf, text, walks / 5 ? walks / 5 : 1, v == 0);
+    printf("%s: the AMD grammars took %.1f s\n", vocabs[v], gasp_now_s() - t_amd);
     for (size_t k = 0; k < ts.count; k++) {
       const gasp_task *task = &ts.items[k];
       if (!gasp_task_fits(task, "PTX") || (only && strcmp(only, task->id))) continue;

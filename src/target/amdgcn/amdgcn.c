@@ -11,6 +11,7 @@
 
 #include "../../core/proc.h"
 #include "amd.h"
+#include "../../grammar/grammar.h"
 #include "amd_parse.h"
 
 /* LLVM AMDGPU usage docs (llvm-19) and the ISA guides: 256 addressable VGPRs everywhere; 102 SGPRs on GFX9,
@@ -438,7 +439,8 @@ int gasp_amd_rewrite(const gasp_target *t, const gasp_task *task, gasp_source *s
                            .fence_tags = "amdgcn asm assembly gcn s", .facts = amd_facts,                          \
                            .constraints = amd_constraints, .example = amd_example,                                 \
                            .looks_like_code = amd_looks_like_code, .prepare = amd_prepare, .check = gasp_amd_check, \
-                           .reference_answer = amd_reference_answer, .rewrite = gasp_amd_rewrite, .baseline = NULL}
+                           .reference_answer = amd_reference_answer, .rewrite = gasp_amd_rewrite, .baseline = NULL,     \
+                           .grammar = gasp_grammar_amd}
 
 AMD_TARGET(gasp_target_gfx900, "gfx900", "AMD Radeon RX Vega 64 / Instinct MI25 (GCN5, gfx900)");
 AMD_TARGET(gasp_target_gfx1030, "gfx1030", "AMD Radeon RX 6800/6900 (RDNA2, gfx1030)");

@@ -53,4 +53,30 @@ typedef struct {
  * (r->detail says why). Thread-safe: no global state. */
 int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r);
 
+/* The instructions the emulator executes on an mcpu, for the AMD grammar (src/grammar/grammar_amd.c): each
+ * implemented LLVM mnemonic once, in the order of the generated opcode table, with the encodings it has there
+ * (an instruction known to LLVM but not implemented stops a launch as unsupported, so a grammar that offered it
+ * would only offer a failure). */
+enum {
+  GASP_EMU_ENC_SALU = 1 << 0,   /* SOP1, SOP2, SOPC, SOPK */
+  GASP_EMU_ENC_SOPP = 1 << 1,   /* program control: branches, s_waitcnt, s_endpgm, ... */
+  GASP_EMU_ENC_SMEM = 1 << 2,
+  GASP_EMU_ENC_VOP = 1 << 3,    /* VOP1, VOP2, VOPC: the 32-bit encodings (_e32; _e64 promotes them) */
+  GASP_EMU_ENC_VOP3 = 1 << 4,
+  GASP_EMU_ENC_DS = 1 << 5,
+  GASP_EMU_ENC_GLOBAL = 1 << 6,
+  GASP_EMU_ENC_FLAT = 1 << 7,
+  GASP_EMU_ENC_SCRATCH = 1 << 8,
+  GASP_EMU_ENC_VOPDX = 1 << 9,  /* gfx11 dual issue: the X and the Y half (written v_dual_<name>) */
+  GASP_EMU_ENC_VOPDY = 1 << 10,
+  GASP_EMU_ENC_CACHE = 1 << 11, /* GFX10/11 cache invalidates without operands (buffer_gl0_inv, buffer_gl1_inv) */
+};
+typedef struct {
+  const char *name;   /* static storage */
+  unsigned enc;       /* GASP_EMU_ENC_* bits */
+} gasp_emu_mnemonic;
+/* Fills out (at most cap entries) and returns how many there are (more than cap: call again with more room);
+ * -1 for an mcpu the emulator does not know. */
+int gasp_emu_mnemonics(const char *mcpu, gasp_emu_mnemonic *out, int cap);
+
 #endif

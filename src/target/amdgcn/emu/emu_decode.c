@@ -21,6 +21,41 @@ static const emu_optab_row *optab(emu_gen g) {
   return g == EMU_GFX9 ? emu_optab_gfx900 : g == EMU_GFX10 ? emu_optab_gfx1030 : emu_optab_gfx1100;
 }
 
+int gasp_emu_mnemonics(const char *mcpu, gasp_emu_mnemonic *out, int cap) {
+  emu_gen g;
+  if (!mcpu) return -1;
+  if (!strcmp(mcpu, "gfx900")) g = EMU_GFX9;
+  else if (!strcmp(mcpu, "gfx1030")) g = EMU_GFX10;
+  else if (!strcmp(mcpu, "gfx1100")) g = EMU_GFX11;
+  else return -1;
+  static const unsigned enc_of[] = {
+      [EMU_FMT_SOP2] = GASP_EMU_ENC_SALU,     [EMU_FMT_SOPK] = GASP_EMU_ENC_SALU,   [EMU_FMT_SOP1] = GASP_EMU_ENC_SALU,
+      [EMU_FMT_SOPC] = GASP_EMU_ENC_SALU,     [EMU_FMT_SOPP] = GASP_EMU_ENC_SOPP,   [EMU_FMT_SMEM] = GASP_EMU_ENC_SMEM,
+      [EMU_FMT_VOP2] = GASP_EMU_ENC_VOP,      [EMU_FMT_VOP1] = GASP_EMU_ENC_VOP,    [EMU_FMT_VOPC] = GASP_EMU_ENC_VOP,
+      [EMU_FMT_VOP3] = GASP_EMU_ENC_VOP3,     [EMU_FMT_DS] = GASP_EMU_ENC_DS,       [EMU_FMT_FLAT] = GASP_EMU_ENC_FLAT,
+      [EMU_FMT_SCRATCH] = GASP_EMU_ENC_SCRATCH, [EMU_FMT_GLOBAL] = GASP_EMU_ENC_GLOBAL,
+      [EMU_FMT_VOPDX] = GASP_EMU_ENC_VOPDX,   [EMU_FMT_VOPDY] = GASP_EMU_ENC_VOPDY};
+  int n = 0;
+  for (const emu_optab_row *r = optab(g); r->fmt; r++) {
+    if (r->op == EMU_OP_NONE || r->fmt >= sizeof enc_of / sizeof enc_of[0]) continue;
+    /* its first implemented row names it; later rows (the same op in another encoding) add encodings. About
+     * 1,300 rows a table: the quadratic search costs milliseconds, once a grammar */
+    const emu_optab_row *q = optab(g);
+    while (q != r && (q->op == EMU_OP_NONE || strcmp(q->name, r->name))) q++;
+    if (q == r) {
+      if (n < cap) out[n] = (gasp_emu_mnemonic){r->name, 0};
+      n++;
+    }
+    for (int k = 0; k < n && k < cap; k++)
+      if (!strcmp(out[k].name, r->name)) out[k].enc |= enc_of[r->fmt];
+  }
+  /* the two MUBUF cache invalidates the decoder executes outside the table (below, "MUBUF") */
+  static const char *const inv[] = {"buffer_gl0_inv", "buffer_gl1_inv"};
+  for (int k = 0; g != EMU_GFX9 && k < 2; k++, n++)
+    if (n < cap) out[n] = (gasp_emu_mnemonic){inv[k], GASP_EMU_ENC_CACHE};
+  return n;
+}
+
 static const emu_optab_row *lookup(emu_gen g, int fmt, unsigned opnum) {
   for (const emu_optab_row *r = optab(g); r->fmt; r++)
     if (r->fmt == fmt && r->opnum == opnum) return r;
