@@ -468,6 +468,15 @@ static int gen_into(const gasp_corpus_gen_opts *o, int want, char dir[32], gasp_
   return ok ? 0 : -1;
 }
 
+/* gen_into with o's seed, count and families set first (each family test's setup) */
+static int gen_family(gasp_corpus_gen_opts *o, uint64_t seed, int count, const char *families, int want, char dir[32],
+                      gasp_corpus_gen_stats *st, gasp_taskset *ts) {
+  o->seed = seed;
+  o->count = count;
+  o->families = families;
+  return gen_into(o, want, dir, st, ts);
+}
+
 /* the index of the input whose name starts p (followed by a space or a parenthesis), or -1 */
 static int input_at(const char *p, const char *const *in, int nin) {
   for (int k = 0; k < nin; k++) {
@@ -527,13 +536,10 @@ static void generate(void) {
   CHECK(arb > 0 && amd + arb == (int)ts.count, "every non-ARB task has an AMD reference (%d + %d of %zu)", amd, arb, ts.count);
   gasp_taskset_free(&ts);
   /* the single-instruction family meets the benchmark's L0 tasks often; they are skipped and counted */
-  o.seed = 1;
-  o.count = 300;
-  o.families = "ew_op";
   char d4[32];
   gasp_corpus_gen_stats s4;
   gasp_taskset ts4;
-  if (!gen_into(&o, 300, d4, &s4, &ts4)) {
+  if (!gen_family(&o, 1, 300, "ew_op", 300, d4, &s4, &ts4)) {
     CHECK(s4.skipped_bench_same > 0, "ew_op skips benchmark computations: %d", s4.skipped_bench_same);
     /* the three wordings of one instruction; the wraparound phrase only where the operation can wrap */
     int lead = 0, trail = 0, wrap = 0, wrong_wrap = 0, regs = 0;
@@ -560,13 +566,10 @@ static void generate(void) {
   remove_dir(d4);
   /* the near family: the benchmark's L0 computations at other types and operand orders, never the computation
    * itself; one instruction mostly, the rest a two-step sequence with the operation in it */
-  o.seed = 2;
-  o.count = 300;
-  o.families = "ew_near";
   char d6[32];
   gasp_corpus_gen_stats s6;
   gasp_taskset ts6;
-  if (!gen_into(&o, 300, d6, &s6, &ts6)) {
+  if (!gen_family(&o, 2, 300, "ew_near", 300, d6, &s6, &ts6)) {
     CHECK(s6.skipped_bench_same == 0, "no near form is a benchmark computation: %d skipped", s6.skipped_bench_same);
     int l0 = 0, l1 = 0, fma_f32 = 0, cvt_in_step = 0, shl_reg = 0, f64 = 0;
     for (size_t i = 0; i < ts6.count; i++) {
@@ -594,13 +597,10 @@ static void generate(void) {
   /* the array family: short kernels whose parameters are named as kernels are (a, b -> c; in -> out; x, scale,
    * bias ...), not only ew_kernel's x, y, z -> out; copies among them; never a benchmark computation, which is
    * skipped (copy_f32's f32 copy, vector_add's f32 add) */
-  o.seed = 4;
-  o.count = 300;
-  o.families = "ew_array";
   char d7[32];
   gasp_corpus_gen_stats s7;
   gasp_taskset ts7;
-  if (!gen_into(&o, 300, d7, &s7, &ts7)) {
+  if (!gen_family(&o, 4, 300, "ew_array", 300, d7, &s7, &ts7)) {
     CHECK(s7.skipped_bench_same > 0, "ew_array skips benchmark computations: %d", s7.skipped_bench_same);
     int not_xyz = 0, not_out = 0, copies = 0, says_out = 0, short_ = 0, scalars = 0;
     for (size_t i = 0; i < ts7.count; i++) {
@@ -638,13 +638,10 @@ static void generate(void) {
   /* the order family: one shape in many operand orders, so that only the description tells them apart: the innermost
    * product of the three-term dot products on several pairs, the interpolations' subtraction led by several inputs;
    * never a benchmark computation */
-  o.seed = 5;
-  o.count = 300;
-  o.families = "ew_order";
   char d8[32];
   gasp_corpus_gen_stats s8;
   gasp_taskset ts8;
-  if (!gen_into(&o, 300, d8, &s8, &ts8)) {
+  if (!gen_family(&o, 5, 300, "ew_order", 300, d8, &s8, &ts8)) {
     int mul_pair[6][6] = {{0}}, sub_lead[3] = {0}, dots = 0, lerps = 0, clamps = 0;
     for (size_t i = 0; i < ts8.count; i++) {
       const gasp_task *t = &ts8.items[i];
@@ -688,13 +685,10 @@ static void generate(void) {
     int clamps[2] = {0}, absv[2] = {0}, fmas[2] = {0};
     const char *fams[2] = {"ew_idiom", "ew_shape"};
     for (int w = 0; w < 2; w++) {
-      o.seed = 11;
-      o.count = 2000;
-      o.families = fams[w];
       char d9[32];
       gasp_corpus_gen_stats s9;
       gasp_taskset ts9;
-      if (gen_into(&o, 2000, d9, &s9, &ts9)) continue;
+      if (gen_family(&o, 11, 2000, fams[w], 2000, d9, &s9, &ts9)) continue;
       for (size_t i = 0; i < ts9.count; i++) {
         const gasp_task *t = &ts9.items[i];
         clamps[w] += (strstr(t->map, "(min.") && strstr(t->map, "(max."));
@@ -719,13 +713,10 @@ static void generate(void) {
    * with its inputs exchanged (the tools' --drop-permuted would leave it out of training), each structure comes, and
    * the clamps are "min of a max" with the inputs in order, as clamp_f32 is */
   {
-    o.seed = 5;
-    o.count = 600;
-    o.families = "ew_kin";
     char dk[32];
     gasp_corpus_gen_stats sk;
     gasp_taskset tsk;
-    if (!gen_into(&o, 0, dk, &sk, &tsk)) {
+    if (!gen_family(&o, 5, 600, "ew_kin", 0, dk, &sk, &tsk)) {
       int clamp = 0, lerp = 0, dot = 0, sign = 0, absd = 0, other = 0;
       for (size_t i = 0; i < tsk.count; i++) {
         const gasp_task *t = &tsk.items[i];
@@ -751,13 +742,10 @@ static void generate(void) {
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */
-  o.seed = 3;
-  o.count = 400;
-  o.families = "ew_seq,ew_idiom";
   char d5[32];
   gasp_corpus_gen_stats s5;
   gasp_taskset ts5;
-  if (!gen_into(&o, 400, d5, &s5, &ts5)) {
+  if (!gen_family(&o, 3, 400, "ew_seq,ew_idiom", 400, d5, &s5, &ts5)) {
     CHECK(s5.skipped_bench_same > 0, "ew_idiom skips benchmark computations: %d", s5.skipped_bench_same);
     int max_in = 0, other_out = 0, named = 0, lines = 0, as_then = 0, in_order = 0, alone = 0, cases = 0, joined = 0;
     for (size_t i = 0; i < ts5.count; i++) {
