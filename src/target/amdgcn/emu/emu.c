@@ -97,10 +97,8 @@ int gasp_emu_run(const gasp_emu_launch *l, gasp_emu_result *r) {
   st.l = l;
   st.r = r;
   r->cls = GASP_CLASS_PASS;
-  if (!strcmp(l->mcpu, "gfx900")) st.prog.gen = EMU_GFX9;
-  else if (!strcmp(l->mcpu, "gfx1030")) st.prog.gen = EMU_GFX10;
-  else if (!strcmp(l->mcpu, "gfx1100")) st.prog.gen = EMU_GFX11;
-  else {
+  st.prog.gen = emu_gen_of(l->mcpu);
+  if (!st.prog.gen) {
     snprintf(r->detail, sizeof r->detail, "invalid launch: mcpu '%s' is not gfx900, gfx1030 or gfx1100", l->mcpu);
     r->cls = GASP_CLASS_ERROR;
     return -1;

@@ -21,13 +21,17 @@ static const emu_optab_row *optab(emu_gen g) {
   return g == EMU_GFX9 ? emu_optab_gfx900 : g == EMU_GFX10 ? emu_optab_gfx1030 : emu_optab_gfx1100;
 }
 
+emu_gen emu_gen_of(const char *mcpu) {
+  if (!mcpu) return (emu_gen)0;
+  if (!strcmp(mcpu, "gfx900")) return EMU_GFX9;
+  if (!strcmp(mcpu, "gfx1030")) return EMU_GFX10;
+  if (!strcmp(mcpu, "gfx1100")) return EMU_GFX11;
+  return (emu_gen)0;
+}
+
 int gasp_emu_mnemonics(const char *mcpu, gasp_emu_mnemonic *out, int cap) {
-  emu_gen g;
-  if (!mcpu) return -1;
-  if (!strcmp(mcpu, "gfx900")) g = EMU_GFX9;
-  else if (!strcmp(mcpu, "gfx1030")) g = EMU_GFX10;
-  else if (!strcmp(mcpu, "gfx1100")) g = EMU_GFX11;
-  else return -1;
+  emu_gen g = emu_gen_of(mcpu);
+  if (!g) return -1;
   static const unsigned enc_of[] = {
       [EMU_FMT_SOP2] = GASP_EMU_ENC_SALU,     [EMU_FMT_SOPK] = GASP_EMU_ENC_SALU,   [EMU_FMT_SOP1] = GASP_EMU_ENC_SALU,
       [EMU_FMT_SOPC] = GASP_EMU_ENC_SALU,     [EMU_FMT_SOPP] = GASP_EMU_ENC_SOPP,   [EMU_FMT_SMEM] = GASP_EMU_ENC_SMEM,

@@ -23,6 +23,8 @@ typedef enum {
 } emu_fmt;
 
 typedef enum { EMU_GFX9 = 9, EMU_GFX10 = 10, EMU_GFX11 = 11 } emu_gen;
+/* the generation of "gfx900", "gfx1030" or "gfx1100"; 0 for any other mcpu (or NULL) */
+emu_gen emu_gen_of(const char *mcpu);
 
 typedef struct {
   uint8_t fmt;
