@@ -1,6 +1,7 @@
 /* The PTX GBNF generator: one rule per row of the instruction description (ptx_desc.c), operands drawn
  * from the registers the grammar itself declares, the task's parameters and the special registers. */
 #include "grammar.h"
+#include "grammar_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,17 +53,64 @@ static void put_literal(gasp_str *g, const gasp_str *text) {
   }
 }
 
-/* A GBNF rule matching the decimal numbers 0..n-1 (n <= 100). */
-static void index_rule(gasp_str *g, const char *name, int n) {
-  gasp_str_printf(g, "%s ::= ", name);
-  if (n <= 10) {
-    gasp_str_printf(g, "[0-%d]\n", n - 1);
+/* One digit from a to b: a class, or the digit itself. */
+static void digit_class(gasp_str *g, char a, char b) {
+  if (a == b) gasp_str_printf(g, "\"%c\"", a);
+  else gasp_str_printf(g, "[%c-%c]", a, b);
+}
+
+/* The digit strings from lo to hi, both of one length (a regular-expression range, digit by digit): at most three
+ * alternatives, in parentheses when more than one unless top (a rule's own alternatives). */
+static void digit_range(gasp_str *g, const char *lo, const char *hi, int top) {
+  size_t len = strlen(lo);
+  if (len == 1) {
+    digit_class(g, lo[0], hi[0]);
     return;
   }
-  int tens = n / 10, ones = n % 10;
-  gasp_str_printf(g, "[0-9]");
-  if (tens > 1) gasp_str_printf(g, " | [1-%d] [0-9]", tens - 1);
-  if (ones) gasp_str_printf(g, " | \"%d\" [0-%d]", tens, ones - 1);
+  if (lo[0] == hi[0]) {
+    gasp_str_printf(g, "\"%c\" ", lo[0]);
+    digit_range(g, lo + 1, hi + 1, 0);
+    return;
+  }
+  int lo_zeros = strspn(lo + 1, "0") == len - 1, hi_nines = strspn(hi + 1, "9") == len - 1;
+  char first = lo_zeros ? lo[0] : (char)(lo[0] + 1), last = hi_nines ? hi[0] : (char)(hi[0] - 1);
+  int alts = !lo_zeros + (first <= last) + !hi_nines;
+  const char *sep = "";
+  if (alts > 1 && !top) gasp_str_puts(g, "(");
+  if (!lo_zeros) {
+    char nines[8];
+    memset(nines, '9', len - 1);
+    nines[len - 1] = 0;
+    gasp_str_printf(g, "\"%c\" ", lo[0]);
+    digit_range(g, lo + 1, nines, 0);
+    sep = " | ";
+  }
+  if (first <= last) {
+    gasp_str_puts(g, sep);
+    digit_class(g, first, last);
+    for (size_t k = 1; k < len; k++) gasp_str_puts(g, " [0-9]");
+    sep = " | ";
+  }
+  if (!hi_nines) {
+    char zeros[8];
+    memset(zeros, '0', len - 1);
+    zeros[len - 1] = 0;
+    gasp_str_printf(g, "%s\"%c\" ", sep, hi[0]);
+    digit_range(g, zeros, hi + 1, 0);
+  }
+  if (alts > 1 && !top) gasp_str_puts(g, ")");
+}
+
+/* grammar_int.h. The top level's alternatives are written without parentheses (a rule's body needs none). */
+void gasp_grammar_range_rule(gasp_str *g, const char *name, int n) {
+  gasp_str_printf(g, "%s ::= ", name);
+  for (int lo = 0, p = 10; lo < n; lo = p, p *= 10) {
+    char a[12], b[12];
+    snprintf(a, sizeof a, "%d", lo);
+    snprintf(b, sizeof b, "%d", (n < p ? n : p) - 1);
+    if (lo) gasp_str_puts(g, " | ");
+    digit_range(g, a, b, 1);
+  }
   gasp_str_puts(g, "\n");
 }
 
@@ -279,13 +327,9 @@ static int row_in_snippet(const gasp_ptx_insn *row) {
          strcmp(row->op, "bra");
 }
 
-/* An offered row: its opcode, and whether anything follows it (its rule i<row>). */
-typedef struct {
-  const char *op;
-  int row, has_rule;
-} op_entry;
+typedef gasp_grammar_op op_entry;
 
-static int op_entry_cmp(const void *a, const void *b) {
+int gasp_grammar_op_cmp(const void *a, const void *b) {
   const op_entry *x = a, *y = b;
   int c = strcmp(x->op, y->op);
   return c ? c : x->row - y->row;
@@ -295,7 +339,7 @@ static int op_entry_cmp(const void *a, const void *b) {
  * row's rule at the node where its opcode ends. With one alternative per opcode (148 rows for a kernel),
  * llama.cpp's grammar keeps one pushdown stack per row alive at every line start and walks each of them for
  * every token it checks; the trie keeps one per distinct next character. The language is the same. */
-static void op_trie(gasp_str *g, const op_entry *e, int n, size_t d) {
+void gasp_grammar_op_trie(gasp_str *g, const op_entry *e, int n, size_t d) {
   gasp_str alts;
   gasp_str_init(&alts);
   gasp_str_append(&alts, "", 0);
@@ -315,7 +359,7 @@ static void op_trie(gasp_str *g, const op_entry *e, int n, size_t d) {
       l++;
     }
     gasp_str_printf(&alts, "%s\"%.*s\"", nalts++ ? " | " : "", (int)(l - d), e[i].op + d);
-    op_trie(&alts, e + i, j - i, l);
+    gasp_grammar_op_trie(&alts, e + i, j - i, l);
     i = j;
   }
   if (nalts == 1 && !optional) gasp_str_printf(g, " %s", alts.data);
@@ -332,9 +376,9 @@ static void insn_rules(gasp_str *g, int snippet, int has_sym, int has_params) {
     int rc = row_rules(g, r, has_sym, has_params);
     if (rc) e[n++] = (op_entry){gasp_ptx_insns[r].op, r, rc == 1};
   }
-  qsort(e, (size_t)n, sizeof *e, op_entry_cmp);
+  qsort(e, (size_t)n, sizeof *e, gasp_grammar_op_cmp);
   gasp_str_puts(g, "insn ::=");
-  op_trie(g, e, n, 0);
+  gasp_grammar_op_trie(g, e, n, 0);
   gasp_str_puts(g, "\n");
   free(e);
 }
@@ -358,7 +402,7 @@ static void operand_rules(gasp_str *g, const gasp_task *task, int snippet, const
   for (size_t c = 0; c < NCLASSES; c++) {
     char name[16];
     snprintf(name, sizeof name, "idx%zu", c);
-    index_rule(g, name, snippet ? reg_classes[c].snippet_count : reg_classes[c].kernel_count);
+    gasp_grammar_range_rule(g, name, snippet ? reg_classes[c].snippet_count : reg_classes[c].kernel_count);
   }
   gasp_str_puts(g, "preg ::= \"%p\" idx0\n"
                    "pdst ::= preg (\"|\" preg)?\n"

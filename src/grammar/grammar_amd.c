@@ -11,54 +11,25 @@
 #include <string.h>
 
 #include "grammar.h"
+#include "grammar_int.h"
 #include "../target/amdgcn/amd.h"
 #include "../target/amdgcn/emu/emu.h"
-
-/* An alternation of the names with bit `enc`, written as a prefix tree so that llama.cpp's engine follows one
- * branch per character instead of every name (a flat alternation of 300 names starting "v_" keeps 300 stacks
- * alive after the first character). names[lo..hi) are sorted; depth is the length of their common prefix. */
-static void trie(gasp_str *g, const char **names, int lo, int hi, size_t depth) {
-  int ends = !names[lo][depth]; /* sorted and distinct: a name ending here comes first, and only one */
-  if (ends) lo++;
-  int groups = 0;
-  for (int i = lo; i < hi; groups++) {
-    int j = i + 1;
-    while (j < hi && names[j][depth] == names[i][depth]) j++;
-    i = j;
-  }
-  int paren = ends || groups > 1;
-  if (paren) gasp_str_puts(g, "(");
-  for (int i = lo; i < hi;) {
-    int j = i + 1;
-    while (j < hi && names[j][depth] == names[i][depth]) j++;
-    /* the run names[i..j) share from depth on, up to where one of them ends or they differ */
-    size_t l = 1;
-    for (int same = 1; same && names[i][depth + l]; l += same)
-      for (int k = i + 1; k < j && same; k++) same = names[k][depth + l] == names[i][depth + l];
-    gasp_str_printf(g, "%s\"%.*s\"", i > lo ? " | " : "", (int)l, names[i] + depth);
-    if (j - i > 1) {
-      gasp_str_puts(g, " ");
-      trie(g, names, i, j, depth + l);
-    }
-    i = j;
-  }
-  if (paren) gasp_str_puts(g, ends ? ")?" : ")");
-}
-
-static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* rule ::= the names of ms with any bit of enc (and none of without) that keep accepts, each without its first
  * `skip` characters; returns how many (0: no rule written) */
 static int name_rule(gasp_str *g, const char *rule, const gasp_emu_mnemonic *ms, int n, unsigned enc, unsigned without,
                      int (*keep)(const char *), size_t skip) {
-  const char **names = malloc(sizeof *names * (size_t)(n ? n : 1));
+  gasp_grammar_op *names = malloc(sizeof *names * (size_t)(n ? n : 1));
   int k = 0;
   for (int i = 0; i < n; i++)
-    if ((ms[i].enc & enc) && !(ms[i].enc & without) && (!keep || keep(ms[i].name))) names[k++] = ms[i].name + skip;
+    if ((ms[i].enc & enc) && !(ms[i].enc & without) && (!keep || keep(ms[i].name)))
+      names[k++] = (gasp_grammar_op){ms[i].name + skip, i, 0};
   if (k) {
-    qsort(names, (size_t)k, sizeof *names, by_name);
-    gasp_str_printf(g, "%s ::= ", rule);
-    trie(g, names, 0, k, 0);
+    /* a prefix tree, so that llama.cpp's engine follows one branch per character instead of every name (a flat
+     * alternation of 300 names starting "v_" keeps 300 stacks alive after the first character) */
+    qsort(names, (size_t)k, sizeof *names, gasp_grammar_op_cmp);
+    gasp_str_printf(g, "%s ::=", rule);
+    gasp_grammar_op_trie(g, names, k, 0);
     gasp_str_puts(g, "\n");
   }
   free(names);
@@ -75,67 +46,6 @@ static int has_named(const gasp_emu_mnemonic *ms, int n, const char *name) {
   for (int i = 0; i < n; i++)
     if (!strcmp(ms[i].name, name)) return 1;
   return 0;
-}
-
-/* One digit from a to b: a class, or the digit itself. */
-static void digit_class(gasp_str *g, char a, char b) {
-  if (a == b) gasp_str_printf(g, "\"%c\"", a);
-  else gasp_str_printf(g, "[%c-%c]", a, b);
-}
-
-/* The digit strings from lo to hi, both of one length (a regular-expression range, digit by digit): at most three
- * alternatives, in parentheses when more than one. */
-static void digit_range(gasp_str *g, const char *lo, const char *hi) {
-  size_t len = strlen(lo);
-  if (len == 1) {
-    digit_class(g, lo[0], hi[0]);
-    return;
-  }
-  if (lo[0] == hi[0]) {
-    gasp_str_printf(g, "\"%c\" ", lo[0]);
-    digit_range(g, lo + 1, hi + 1);
-    return;
-  }
-  int lo_zeros = strspn(lo + 1, "0") == len - 1, hi_nines = strspn(hi + 1, "9") == len - 1;
-  char first = lo_zeros ? lo[0] : (char)(lo[0] + 1), last = hi_nines ? hi[0] : (char)(hi[0] - 1);
-  int alts = !lo_zeros + (first <= last) + !hi_nines;
-  const char *sep = "";
-  if (alts > 1) gasp_str_puts(g, "(");
-  if (!lo_zeros) {
-    char nines[8];
-    memset(nines, '9', len - 1);
-    nines[len - 1] = 0;
-    gasp_str_printf(g, "\"%c\" ", lo[0]);
-    digit_range(g, lo + 1, nines);
-    sep = " | ";
-  }
-  if (first <= last) {
-    gasp_str_puts(g, sep);
-    digit_class(g, first, last);
-    for (size_t k = 1; k < len; k++) gasp_str_puts(g, " [0-9]");
-    sep = " | ";
-  }
-  if (!hi_nines) {
-    char zeros[8];
-    memset(zeros, '0', len - 1);
-    zeros[len - 1] = 0;
-    gasp_str_printf(g, "%s\"%c\" ", sep, hi[0]);
-    digit_range(g, zeros, hi + 1);
-  }
-  if (alts > 1) gasp_str_puts(g, ")");
-}
-
-/* A GBNF rule matching the decimal numbers 0..n-1 without leading zeros (1 <= n <= 1000). */
-static void range_rule(gasp_str *g, const char *name, int n) {
-  gasp_str_printf(g, "%s ::= ", name);
-  for (int len = 1, lo = 0, p = 10; lo < n; len++, lo = p, p *= 10) {
-    char a[8], b[8];
-    snprintf(a, sizeof a, "%d", lo);
-    snprintf(b, sizeof b, "%d", (n < p ? n : p) - 1);
-    if (lo) gasp_str_puts(g, " | ");
-    digit_range(g, a, b);
-  }
-  gasp_str_puts(g, "\n");
 }
 
 char *gasp_grammar_amd(const gasp_target *t, const gasp_task *task, gasp_diags *d) {
@@ -231,8 +141,8 @@ char *gasp_grammar_amd(const gasp_target *t, const gasp_task *task, gasp_diags *
                     "sreg ::= \"s\" sidx | \"s[\" sidx \":\" sidx \"]\"\n");
   /* the register files: VGPRs v0-v255 and SGPRs to s101 (GCN5) or s105 (RDNA) in a kernel; a snippet's prompt
    * offers v0-v63 and s0-s47 */
-  range_rule(&g, "vidx", snippet ? 64 : 256);
-  range_rule(&g, "sidx", snippet ? 48 : a->gfx >= 10 ? 106 : 102);
+  gasp_grammar_range_rule(&g, "vidx", snippet ? 64 : 256);
+  gasp_grammar_range_rule(&g, "sidx", snippet ? 48 : a->gfx >= 10 ? 106 : 102);
   /* wave32 names the low halves (the prompt: `vcc_lo`, never `vcc`); null exists from gfx10 */
   gasp_str_printf(&g, "special ::= \"vcc_lo\" | \"vcc_hi\" | \"exec_lo\" | \"exec_hi\" | \"m0\"%s%s\n",
                   a->wave64 ? " | \"vcc\" | \"exec\"" : "", a->gfx >= 10 ? " | \"null\"" : "");

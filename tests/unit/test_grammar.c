@@ -153,13 +153,13 @@ static void amd_grammars(const gasp_taskset *ts) {
         snippets++;
         CHECK(!strstr(g, "mem ::=") && !strstr(g, "label ::=") && !strstr(g, "s_endpgm") && !strstr(g, "sopp"),
               "%s: a snippet has no memory, labels or program control", what);
-        CHECK(strstr(g, "vidx ::= [0-9] | ([1-5] [0-9] | \"6\" [0-3])\n") != NULL &&
-                  strstr(g, "sidx ::= [0-9] | ([1-3] [0-9] | \"4\" [0-7])\n") != NULL,
+        CHECK(strstr(g, "vidx ::= [0-9] | [1-5] [0-9] | \"6\" [0-3]\n") != NULL &&
+                  strstr(g, "sidx ::= [0-9] | [1-3] [0-9] | \"4\" [0-7]\n") != NULL,
               "%s: the snippet's registers v0-v63, s0-s47", what);
       } else {
         CHECK(strstr(g, "mem ::=") && strstr(g, "label ::=") && strstr(g, "\"s_endpgm\"") && strstr(g, "s_waitcnt"),
               "%s: a body has memory, labels, s_endpgm and s_waitcnt", what);
-        CHECK(strstr(g, "vidx ::= [0-9] | [1-9] [0-9] | (\"1\" [0-9] [0-9] | \"2\" ([0-4] [0-9] | \"5\" [0-5]))\n") &&
+        CHECK(strstr(g, "vidx ::= [0-9] | [1-9] [0-9] | \"1\" [0-9] [0-9] | \"2\" ([0-4] [0-9] | \"5\" [0-5])\n") &&
                   strstr(g, m ? "sidx ::= [0-9] | [1-9] [0-9] | \"1\" \"0\" [0-5]\n" : "sidx ::= [0-9] | [1-9] [0-9] | "
                                 "\"1\" \"0\" [0-1]\n"),
               "%s: a body's registers v0-v255 and s0-s%d", what, m ? 105 : 101);
