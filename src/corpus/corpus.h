@@ -29,6 +29,10 @@
  *               step of two (never the computation itself); made only when --families names it
  *  ew_order     L1 the idioms' shapes (dot products, interpolations, clamps, polynomials, multiply-adds) with their
  *               operands in every order, so that only the description tells them apart; only when named
+ *  ew_shape     L1 ew_idiom's forms, each as often as the others; only when named
+ *  ew_kin       L1 the structures of clamp_f32, lerp_f32, dot3, select_sign and abs_diff_u32, inputs in the
+ *               benchmark's order, at the types it does not use; only when named
+ *  ew_kin_order L1 ew_kin's structures with the inputs read in another order than listed; only when named
  * Snippets name their inputs and result from several sets (a b c -> d, ax ay az bx by bz, x0 x1 ..., -> r, res,
  * out, ...), so that a model must read the registers from the prompt.
  * f16 is not a task dtype, so no family makes f16 tasks. */
@@ -46,7 +50,7 @@ typedef struct {
   int skipped_bench_id;   /* an id the benchmark uses */
   int skipped_bench_same; /* the same computation as a benchmark task (canonical form in the table) */
   int skipped_duplicate;  /* the same computation and shape as an earlier generated task */
-  int per_family[16];
+  int per_family[20]; /* indexed as gasp_corpus_families() (16 now) */
   int per_level[8];
 } gasp_corpus_gen_stats;
 

@@ -11,14 +11,15 @@
 #include "corpus_int.h"
 
 static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose",
-                                       "loop", "ew_idiom", "ew_near", "ew_array", "ew_order", "ew_shape", "ew_kin", NULL};
+                                       "loop", "ew_idiom", "ew_near", "ew_array", "ew_order", "ew_shape", "ew_kin",
+                                       "ew_kin_order", NULL};
 enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP, F_IDIOM, F_NEAR, F_ARRAY, F_ORDER,
-       F_SHAPE, F_KIN };
+       F_SHAPE, F_KIN, F_KIN_ORDER };
 /* shares of --count, in percent of their sum, in the order above */
-static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10, 10, 14, 10};
+static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10, 10, 14, 10, 10};
 /* in the default set (no --families): a family added to it would change what every documented `--seed S --count N`
  * writes, so later families are made only when named */
-static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -607,8 +608,17 @@ static const char *const kin_forms[] = {
     "f64 f64 f64|(sel.f64 (ge.f64 $0 $1) (sub.f64 $0 $1) (sub.f64 $1 $0))",
 };
 
-/* An instance of one of FORMS ("OUT IN0 IN1 ...|expression" over $0..$5), drawn with one draw of r. */
-static void typed_form(inst *x, rng *r, const char *const *forms, int nforms) {
+/* An instance of one of FORMS ("OUT IN0 IN1 ...|expression" over $0..$5), drawn with one draw of r. PERMUTE (the
+ * ew_kin_order family): the expression reads the listed inputs in another order, $k becoming the input at a random
+ * position other than k for at least one k, so that the form's roles are bound by the description alone.
+ *
+ * Why: round 14 (tools/train/README.md, "The sixteenth run") answered lerp_f32 with lerp's structure, a sub then an
+ * fma, and took b for the addend in 8 answers of 10. ew_kin shows each structure with its inputs in the benchmark's
+ * order only, so a model learns "the addend is the first input listed" rather than "the addend is the one the
+ * description names"; ew_order taught the dot products' bindings this way (the eleventh run). The forms' inputs
+ * share one type, so any order is well typed, and none is the benchmark's type (the kin forms' rule), so no
+ * permutation is a benchmark computation with its inputs exchanged. */
+static void typed_form(inst *x, rng *r, const char *const *forms, int nforms, int permute) {
   const char *form = forms[rnd(r, nforms)], *bar = strchr(form, '|');
   char types[64];
   snprintf(types, sizeof types, "%.*s", (int)(bar - form), form);
@@ -628,16 +638,30 @@ static void typed_form(inst *x, rng *r, const char *const *forms, int nforms) {
   x->max_ops = ops;
   for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], corpus_name_sets[0][k], sizeof x->in_name[k]);
   name_snippet(x, r, 25);
+  int perm[CORPUS_MAXIN];
+  for (int k = 0; k < CORPUS_MAXIN; k++) perm[k] = k;
+  if (permute && x->nin > 1) {
+    int identity = 1;
+    while (identity) { /* Fisher-Yates until some input moves (the identity is ew_kin's instance) */
+      for (int k = x->nin - 1; k > 0; k--) {
+        int j = rnd(r, k + 1), t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+      }
+      identity = 1;
+      for (int k = 0; k < x->nin; k++) identity &= perm[k] == k;
+    }
+  }
   for (const char *p = bar + 1; *p; p++) {
     if (*p == '$' && p[1] >= '0' && p[1] <= '5') {
-      gasp_str_puts(&x->e, x->in_name[p[1] - '0']);
-      x->used[p[1] - '0'] = 1;
+      gasp_str_puts(&x->e, x->in_name[perm[p[1] - '0']]);
+      x->used[perm[p[1] - '0']] = 1;
       p++;
     } else gasp_str_printf(&x->e, "%c", *p);
   }
 }
 
-static void near(inst *x, rng *r) { typed_form(x, r, near_forms, NELEM(near_forms)); }
+static void near(inst *x, rng *r) { typed_form(x, r, near_forms, NELEM(near_forms), 0); }
 
 /* ---- the array family: short element-wise kernels whose parameters have the names kernels are given ----
  *
@@ -718,9 +742,9 @@ static void draw(inst *x, rng *r, int fam) {
     near(x, r);
     return;
   }
-  if (fam == F_KIN) {
+  if (fam == F_KIN || fam == F_KIN_ORDER) {
     x->kind = GASP_RENDER_SNIPPET;
-    typed_form(x, r, kin_forms, NELEM(kin_forms));
+    typed_form(x, r, kin_forms, NELEM(kin_forms), fam == F_KIN_ORDER);
     return;
   }
   if (fam == F_ARRAY) {
@@ -799,7 +823,8 @@ static void draw(inst *x, rng *r, int fam) {
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
-  if (fam == F_IDIOM || fam == F_NEAR || fam == F_ORDER || fam == F_SHAPE || fam == F_KIN) return; /* written by draw */
+  if (fam == F_IDIOM || fam == F_NEAR || fam == F_ORDER || fam == F_SHAPE || fam == F_KIN || fam == F_KIN_ORDER)
+    return; /* written by draw */
   if (fam == F_LOOP) {
     static const char *const counts[] = {"(and.u32 k 15)", "(and.u32 k 7)", "(rem.u32 k 13)", "(rem.u32 k 9)"};
     const char *tt = tn(x->type);
@@ -958,7 +983,7 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
          * (the canonical form ignores names), else each operation on registers would occur once and on literals 16
          * times */
         char names[160] = "";
-        if (f == F_OP || f == F_NEAR || f == F_ARRAY || f == F_ORDER || f == F_SHAPE || f == F_KIN) {
+        if (f == F_OP || f == F_NEAR || f == F_ARRAY || f == F_ORDER || f == F_SHAPE || f == F_KIN || f == F_KIN_ORDER) {
           for (int k = 0; k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
           snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
         }

@@ -506,11 +506,11 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near, ew_array, ew_order, ew_shape and ew_kin only when named: a default set that grew would change what
-   * every documented seed writes */
+  /* ew_near, ew_array, ew_order, ew_shape, ew_kin and ew_kin_order only when named: a default set that grew would
+   * change what every documented seed writes */
   for (int i = 0; fam[i]; i++)
     CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") &&
-                  strcmp(fam[i], "ew_shape") && strcmp(fam[i], "ew_kin")
+                  strcmp(fam[i], "ew_shape") && strcmp(fam[i], "ew_kin") && strcmp(fam[i], "ew_kin_order")
               ? s1.per_family[i] > 0
                                                                                                 : s1.per_family[i] == 0,
           "family %s made tasks (%d)", fam[i],
@@ -711,13 +711,15 @@ static void generate(void) {
   }
   /* the kin family: the five never-passing L1 structures at other types. None is a benchmark computation or one
    * with its inputs exchanged (the tools' --drop-permuted would leave it out of training), each structure comes, and
-   * the clamps are "min of a max" with the inputs in order, as clamp_f32 is */
-  {
+   * the clamps are "min of a max" with the inputs in order, as clamp_f32 is. ew_kin_order: the same, with the inputs
+   * read in another order than listed: lerp's addend is the first input listed in every ew_kin task and in few of
+   * ew_kin_order's */
+  for (int ord = 0; ord < 2; ord++) {
     char dk[32];
     gasp_corpus_gen_stats sk;
     gasp_taskset tsk;
-    if (!gen_family(&o, 5, 600, "ew_kin", 0, dk, &sk, &tsk)) {
-      int clamp = 0, lerp = 0, dot = 0, sign = 0, absd = 0, other = 0;
+    if (!gen_family(&o, 5, 600, ord ? "ew_kin_order" : "ew_kin", 0, dk, &sk, &tsk)) {
+      int clamp = 0, lerp = 0, dot = 0, sign = 0, absd = 0, other = 0, addend_first = 0;
       for (size_t i = 0; i < tsk.count; i++) {
         const gasp_task *t = &tsk.items[i];
         gasp_map m;
@@ -727,7 +729,16 @@ static void generate(void) {
         CHECK(!gasp_corpus_is_bench_permutation(&m, t, which, sizeof which), "%s is no permutation of %s", t->id, which);
         CHECK(t->snippet && t->level == 1, "%s is an L1 snippet", t->id);
         if (!strncmp(t->map, "(min.", 5) && strstr(t->map, "(max.")) clamp++;
-        else if (strstr(t->map, "(sub.") && !strncmp(t->map, "(fma.", 5)) lerp++;
+        else if (strstr(t->map, "(sub.") && !strncmp(t->map, "(fma.", 5)) {
+          lerp++;
+          /* the addend: the last name of "(fma.T t (sub.T b a) a)" */
+          const char *end = t->map + strlen(t->map) - 1, *sp = end;
+          while (sp > t->map && sp[-1] != ' ') sp--;
+          const char *first = NULL;
+          for (int k = 0; k < t->nparams && !first; k++)
+            if (t->params[k].role == GASP_ROLE_IN) first = t->params[k].name;
+          if (first && (size_t)(end - sp) == strlen(first) && !strncmp(sp, first, (size_t)(end - sp))) addend_first++;
+        }
         else if (strstr(t->map, "(mul.")) dot++;
         else if (strstr(t->map, "(gt.")) sign++;
         else if (strstr(t->map, "(ge.")) absd++;
@@ -736,6 +747,8 @@ static void generate(void) {
       CHECK(clamp > 0 && lerp > 0 && dot > 0 && sign > 0 && absd > 0 && !other,
             "kin: clamp %d, lerp %d, dot %d, sign %d, abs diff %d, other %d", clamp, lerp, dot, sign, absd, other);
       CHECK(tsk.count >= 300, "kin: %zu tasks of 600 asked (names make instances)", tsk.count);
+      CHECK(ord ? addend_first * 2 < lerp : addend_first == lerp, "%s: lerp's addend is the first input listed in %d of %d",
+            ord ? "ew_kin_order" : "ew_kin", addend_first, lerp);
       gasp_taskset_free(&tsk);
     }
     remove_dir(dk);
