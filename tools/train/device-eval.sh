@@ -22,10 +22,18 @@ echo "decoding with --gpu-layers $GL"
 for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
   g=off; [ "$T" = ptx-sm90 ] && g=on
   t0=$(date +%s)
-  # LEVELS="0 1 2": only those levels, each under its own PER_TARGET_S (default: every level under one)
+  # LEVELS="0 1 2": only those levels, each under its own PER_TARGET_S (default: every level under one), plus what
+  # the levels before it left unused: level k stops at t0 + (k+1) * PER_TARGET_S, so each still has its own share at
+  # least. Why: L0's 150 short answers need much less than a share and L2's 70 kernels more (s15's three levels took
+  # 112 s together on an H100 machine's 16 cores); with a fixed 50 s a level, round 15's L2 stopped at 41 of 70
+  # records (tools/train/README.md, "The seventeenth run").
+  k=0
   for L in ${LEVELS:-all}; do
     lv=""; [ "$L" = all ] || lv="--level $L"
-    timeout ${PER_TARGET_S:-150} "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
+    k=$(( k + 1 ))
+    lim=$(( t0 + k * ${PER_TARGET_S:-150} - $(date +%s) ))
+    [ "$lim" -ge 1 ] || lim=1
+    timeout $lim "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
       --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL $lv ${THREADS:+--threads $THREADS} --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
   done
   echo "$T: $(wc -l < "$OUT/eval-$T.jsonl") records in $(( $(date +%s) - t0 )) s (grammar $g)"
