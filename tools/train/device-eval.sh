@@ -23,7 +23,7 @@ for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
   g=off; [ "$T" = ptx-sm90 ] && g=on
   t0=$(date +%s)
   # LEVELS="0 1 2": only those levels, each under its own PER_TARGET_S (default: every level under one), plus what
-  # the levels before it left unused: level k stops at t0 + (k+1) * PER_TARGET_S, so each still has its own share at
+  # the levels before it left unused: the k-th level (from 1) stops at t0 + k * PER_TARGET_S, so each still has its share at
   # least. Why: L0's 150 short answers need much less than a share and L2's 70 kernels more (s15's three levels took
   # 112 s together on an H100 machine's 16 cores); with a fixed 50 s a level, round 15's L2 stopped at 41 of 70
   # records (tools/train/README.md, "The seventeenth run").
