@@ -50,7 +50,7 @@ typedef struct {
   int skipped_bench_id;   /* an id the benchmark uses */
   int skipped_bench_same; /* the same computation as a benchmark task (canonical form in the table) */
   int skipped_duplicate;  /* the same computation and shape as an earlier generated task */
-  int per_family[20]; /* indexed as gasp_corpus_families() (16 now) */
+  int per_family[20]; /* indexed as gasp_corpus_families() (17 now) */
   int per_level[8];
 } gasp_corpus_gen_stats;
 

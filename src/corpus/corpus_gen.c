@@ -12,14 +12,20 @@
 
 static const char *const families[] = {"ew_op", "ew_seq", "ew_kernel", "ew_gridstride", "arb", "reduce", "scan", "transpose",
                                        "loop", "ew_idiom", "ew_near", "ew_array", "ew_order", "ew_shape", "ew_kin",
-                                       "ew_kin_order", NULL};
+                                       "ew_kin_order", "ew_array_near", NULL};
 enum { F_OP, F_SEQ, F_KERNEL, F_GRIDSTRIDE, F_ARB, F_REDUCE, F_SCAN, F_TRANSPOSE, F_LOOP, F_IDIOM, F_NEAR, F_ARRAY, F_ORDER,
-       F_SHAPE, F_KIN, F_KIN_ORDER };
+       F_SHAPE, F_KIN, F_KIN_ORDER, F_ARRAY_NEAR };
 /* shares of --count, in percent of their sum, in the order above */
-static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10, 10, 14, 10, 10};
+static const int family_weight[] = {12, 22, 18, 8, 14, 8, 6, 6, 6, 14, 10, 10, 10, 14, 10, 10, 10};
 /* in the default set (no --families): a family added to it would change what every documented `--seed S --count N`
  * writes, so later families are made only when named */
-static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
+static const int family_default[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+
+_Static_assert(sizeof family_weight / sizeof *family_weight == sizeof families / sizeof *families - 1 &&
+                   sizeof family_default == sizeof family_weight,
+               "a weight and a default for every family");
+_Static_assert(sizeof families / sizeof *families - 1 <= sizeof ((gasp_corpus_gen_stats *)0)->per_family / sizeof(int),
+               "per_family (corpus.h) holds every family");
 
 const char *const *gasp_corpus_families(void) { return families; }
 
@@ -608,18 +614,10 @@ static const char *const kin_forms[] = {
     "f64 f64 f64|(sel.f64 (ge.f64 $0 $1) (sub.f64 $0 $1) (sub.f64 $1 $0))",
 };
 
-/* An instance of one of FORMS ("OUT IN0 IN1 ...|expression" over $0..$5), drawn with one draw of r. PERMUTE (the
- * ew_kin_order family): the expression reads the listed inputs in another order, $k becoming the input at a random
- * position other than k for at least one k, so that the form's roles are bound by the description alone.
- *
- * Why: round 14 (tools/train/README.md, "The sixteenth run") answered lerp_f32 with lerp's structure, a sub then an
- * fma, and took b for the addend in 8 answers of 10. ew_kin shows each structure with its inputs in the benchmark's
- * order only, so a model learns "the addend is the first input listed" rather than "the addend is the one the
- * description names"; ew_order taught the dot products' bindings this way (the eleventh run). The forms' inputs
- * share one type, so any order is well typed, and none is the benchmark's type (the kin forms' rule), so no
- * permutation is a benchmark computation with its inputs exchanged. */
-static void typed_form(inst *x, rng *r, const char *const *forms, int nforms, int permute) {
-  const char *form = forms[rnd(r, nforms)], *bar = strchr(form, '|');
+/* The types of FORM ("OUT IN0 IN1 ...|expression"): the result's, the inputs' in order, and the level and the
+ * operation count the expression's parentheses give. */
+static void form_types(inst *x, const char *form) {
+  const char *bar = strchr(form, '|');
   char types[64];
   snprintf(types, sizeof types, "%.*s", (int)(bar - form), form);
   int first = 1; /* the first type is the result's, the others the inputs' in order */
@@ -636,6 +634,36 @@ static void typed_form(inst *x, rng *r, const char *const *forms, int nforms, in
   for (const char *p = bar; *p; p++) ops += *p == '(';
   x->level = ops == 1 ? 0 : 1;
   x->max_ops = ops;
+}
+
+/* FORM's expression into x->e: $k is the input at perm[k], $s the scalar (the literal 3 when none was named). */
+static void form_expr(inst *x, const char *form, const int *perm) {
+  for (const char *p = strchr(form, '|') + 1; *p; p++) {
+    if (*p == '$' && p[1] >= '0' && p[1] <= '5') {
+      gasp_str_puts(&x->e, x->in_name[perm[p[1] - '0']]);
+      x->used[perm[p[1] - '0']] = 1;
+      p++;
+    } else if (*p == '$' && p[1] == 's') {
+      gasp_str_puts(&x->e, x->has_scalar ? x->scalar_name : "3");
+      x->used[CORPUS_SCALAR] = x->has_scalar;
+      p++;
+    } else gasp_str_printf(&x->e, "%c", *p);
+  }
+}
+
+/* An instance of one of FORMS ("OUT IN0 IN1 ...|expression" over $0..$5), drawn with one draw of r. PERMUTE (the
+ * ew_kin_order family): the expression reads the listed inputs in another order, $k becoming the input at a random
+ * position other than k for at least one k, so that the form's roles are bound by the description alone.
+ *
+ * Why: round 14 (tools/train/README.md, "The sixteenth run") answered lerp_f32 with lerp's structure, a sub then an
+ * fma, and took b for the addend in 8 answers of 10. ew_kin shows each structure with its inputs in the benchmark's
+ * order only, so a model learns "the addend is the first input listed" rather than "the addend is the one the
+ * description names"; ew_order taught the dot products' bindings this way (the eleventh run). The forms' inputs
+ * share one type, so any order is well typed, and none is the benchmark's type (the kin forms' rule), so no
+ * permutation is a benchmark computation with its inputs exchanged. */
+static void typed_form(inst *x, rng *r, const char *const *forms, int nforms, int permute) {
+  const char *form = forms[rnd(r, nforms)];
+  form_types(x, form);
   for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], corpus_name_sets[0][k], sizeof x->in_name[k]);
   name_snippet(x, r, 25);
   int perm[CORPUS_MAXIN];
@@ -652,13 +680,7 @@ static void typed_form(inst *x, rng *r, const char *const *forms, int nforms, in
       for (int k = 0; k < x->nin; k++) identity &= perm[k] == k;
     }
   }
-  for (const char *p = bar + 1; *p; p++) {
-    if (*p == '$' && p[1] >= '0' && p[1] <= '5') {
-      gasp_str_puts(&x->e, x->in_name[perm[p[1] - '0']]);
-      x->used[perm[p[1] - '0']] = 1;
-      p++;
-    } else gasp_str_printf(&x->e, "%c", *p);
-  }
+  form_expr(x, form, perm);
 }
 
 static void near(inst *x, rng *r) { typed_form(x, r, near_forms, NELEM(near_forms), 0); }
@@ -679,6 +701,37 @@ static const char *const array_in_names[][3] = {
 static const char *const array_out_names[] = {"out", "c", "d", "dst", "res", "result", "y", "z", "o", "output"};
 static const char *const array_scalar_names[] = {"alpha", "beta", "k", "s", "factor", "m", "scale", "t"};
 
+/* The array family's names: the inputs from one of the sets (array_inputs), then the result, a name no input has
+ * (array_output); two steps, because array_kernel draws its conversion between them. */
+static void array_inputs(inst *x, rng *r) {
+  int set = rnd(r, NELEM(array_in_names));
+  for (int k = 0; k < x->nin; k++) gasp_strlcpy(x->in_name[k], array_in_names[set][k], sizeof x->in_name[k]);
+}
+static void array_output(inst *x, rng *r) {
+  for (int tries = 0; tries < 16 && !x->out_name[0]; tries++) {
+    const char *o = array_out_names[rnd(r, NELEM(array_out_names))];
+    int clash = 0;
+    for (int k = 0; k < x->nin; k++) clash |= !strcmp(o, x->in_name[k]);
+    if (!clash) gasp_strlcpy(x->out_name, o, sizeof x->out_name);
+  }
+  if (!x->out_name[0]) gasp_strlcpy(x->out_name, "out", sizeof x->out_name);
+}
+
+/* A scalar parameter whose name no input and not the result has (none when 16 draws all clash). */
+static void array_scalar(inst *x, rng *r) {
+  int fl = x->type == GASP_MT_F32 || x->type == GASP_MT_F64;
+  for (int tries = 0; tries < 16 && !x->has_scalar; tries++) {
+    const char *s = array_scalar_names[rnd(r, NELEM(array_scalar_names))];
+    int clash = !strcmp(s, x->out_name);
+    for (int k = 0; k < x->nin; k++) clash |= !strcmp(s, x->in_name[k]);
+    if (clash) continue;
+    x->has_scalar = 1;
+    gasp_strlcpy(x->scalar_name, s, sizeof x->scalar_name);
+  }
+  static const char *const fv[] = {"2.5", "0.75", "-1.5", "3", "0.125"}, *const iv[] = {"3", "7", "100", "13", "5"};
+  if (x->has_scalar) gasp_strlcpy(x->scalar_value, fl ? fv[rnd(r, 5)] : iv[rnd(r, 5)], sizeof x->scalar_value);
+}
+
 static void array_kernel(inst *x, rng *r) {
   static const gasp_map_type types[] = {GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32, GASP_MT_F32,
                                         GASP_MT_S32, GASP_MT_S32, GASP_MT_U32, GASP_MT_U32, GASP_MT_F64};
@@ -688,41 +741,77 @@ static void array_kernel(inst *x, rng *r) {
   x->type = types[rnd(r, NELEM(types))];
   int fl = x->type == GASP_MT_F32 || x->type == GASP_MT_F64;
   x->nin = nins[rnd(r, NELEM(nins))];
-  int set = rnd(r, NELEM(array_in_names));
-  for (int k = 0; k < x->nin; k++) {
-    gasp_strlcpy(x->in_name[k], array_in_names[set][k], sizeof x->in_name[k]);
-    x->in_type[k] = x->type;
-  }
+  for (int k = 0; k < x->nin; k++) x->in_type[k] = x->type;
+  array_inputs(x, r);
   /* a conversion now and then: the last input of the other kind (s32 <-> f32, u32 -> f32) */
   if (chance(r, 15)) x->in_type[x->nin - 1] = fl ? (chance(r, 70) ? GASP_MT_S32 : GASP_MT_U32) : GASP_MT_F32;
-  /* the result and the scalar: names no input has */
-  for (int tries = 0; tries < 16 && !x->out_name[0]; tries++) {
-    const char *o = array_out_names[rnd(r, NELEM(array_out_names))];
-    int clash = 0;
-    for (int k = 0; k < x->nin; k++) clash |= !strcmp(o, x->in_name[k]);
-    if (!clash) gasp_strlcpy(x->out_name, o, sizeof x->out_name);
-  }
-  if (!x->out_name[0]) gasp_strlcpy(x->out_name, "out", sizeof x->out_name);
+  array_output(x, r);
   /* a copy (with one input, no scalar: copy_f32 at another type, or converted) one time in five */
   if (x->nin == 1 && chance(r, 20)) {
     x->max_ops = 0;
     return;
   }
-  if (chance(r, 35)) {
-    for (int tries = 0; tries < 16 && !x->has_scalar; tries++) {
-      const char *s = array_scalar_names[rnd(r, NELEM(array_scalar_names))];
-      int clash = !strcmp(s, x->out_name);
-      for (int k = 0; k < x->nin; k++) clash |= !strcmp(s, x->in_name[k]);
-      if (clash) continue;
-      x->has_scalar = 1;
-      gasp_strlcpy(x->scalar_name, s, sizeof x->scalar_name);
-    }
-    static const char *const fv[] = {"2.5", "0.75", "-1.5", "3", "0.125"}, *const iv[] = {"3", "7", "100", "13", "5"};
-    if (x->has_scalar) gasp_strlcpy(x->scalar_value, fl ? fv[rnd(r, 5)] : iv[rnd(r, 5)], sizeof x->scalar_value);
-  }
+  if (chance(r, 35)) array_scalar(x, r);
   /* as many operations as join the inputs (and the scalar), now and then one more */
   x->max_ops = x->nin - 1 + x->has_scalar + rnd(r, 2);
   if (x->max_ops < 1) x->max_ops = 1;
+}
+
+/* ---- the array_near family: the benchmark's L2 computations at another type, or one step away ----
+ *
+ * Why: the near family's idea at L2. The exclusion removes vector_add (the f32 sum of two arrays), relu_array and
+ * saxpy, and with them every one-line f32 two-array kernel of one operation, since sub, mul, min and max of two f32
+ * inputs are the L0 tasks' computations. What stayed were the integer sums, so s15 (the seventeenth run) wrote
+ * vector_add right in every part but the add: `add.s32` on PTX and `v_add_nc_u32` on gfx1030, 10 samples of 10.
+ * relu_array got a load and a store of the input or of 0, and saxpy wrote y in 5 of 10 (the BLAS saxpy is
+ * y = a*x + y; the task writes out). These kernels surround the three: the same computation at f64 or an integer
+ * type, the f32 sum with one step more (a third array, a constant, a negation), relu's comparison against another
+ * bound or after a bias, axpy at other types or with the addend changed, each with the array family's names.
+ * gasp_corpus_is_bench_computation still skips any instance equal to a benchmark task (the scalar counts as its
+ * test value; no form here is f32 fma of a scalar and two arrays). Forms as near_forms, $s the scalar. f64 forms
+ * make PTX pairs only (the AMD emulator does not run f64). */
+static const char *const array_near_forms[] = {
+    /* vector_add: c = a + b on f32 */
+    "f64 f64 f64|(add.f64 $0 $1)",
+    "f32 f32 f32 f32|(add.f32 (add.f32 $0 $1) $2)",
+    "f32 f32 f32|(mul.f32 (add.f32 $0 $1) 0.5)",
+    "f32 f32 f32|(add.f32 (add.f32 $0 $1) 1)",
+    "f32 f32 f32|(add.f32 $0 (mul.f32 $1 2))",
+    "f32 f32 f32|(neg.f32 (add.f32 $0 $1))",
+    "f32 f32 f32|(abs.f32 (add.f32 $0 $1))",
+    "f32 f32 s32|(add.f32 $0 (cvt.f32.s32 $1))",
+    "f32 f32 f32|(add.f32 (mul.f32 $0 $s) $1)",
+    /* relu_array: out = x if x > 0, else 0, on f32 */
+    "f64 f64|(max.f64 $0 0)",
+    "s32 s32|(max.s32 $0 0)",
+    "f32 f32|(min.f32 $0 0)",
+    "f32 f32|(max.f32 $0 1)",
+    "f32 f32|(max.f32 $0 -1)",
+    "f32 f32 f32|(max.f32 (add.f32 $0 $1) 0)",
+    "f32 f32|(mul.f32 (max.f32 $0 0) 2)",
+    "f32 f32|(sel.f32 (gt.f32 $0 0) $0 (mul.f32 $0 0.1))",
+    "f32 f32|(sel.f32 (lt.f32 $0 0) $0 0)",
+    "f32 f32|(max.f32 $0 $s)",
+    /* saxpy: out = fma(alpha, x, y) on f32, alpha a scalar */
+    "f64 f64 f64|(fma.f64 $s $0 $1)",
+    "s32 s32 s32|(fma.s32 $s $0 $1)",
+    "f32 f32 f32|(sub.f32 (mul.f32 $s $0) $1)",
+    "f32 f32 f32 f32|(fma.f32 $s $0 (add.f32 $1 $2))",
+    "f32 f32|(fma.f32 $s $0 1)",
+    "f32 f32 f32|(fma.f32 $s $0 (mul.f32 $1 0.5))",
+};
+
+static void array_near(inst *x, rng *r) {
+  const char *form = array_near_forms[rnd(r, NELEM(array_near_forms))];
+  form_types(x, form);
+  x->kind = GASP_RENDER_KERNEL;
+  x->level = 2;
+  array_inputs(x, r);
+  array_output(x, r);
+  if (strstr(form, "$s")) array_scalar(x, r);
+  int perm[CORPUS_MAXIN];
+  for (int k = 0; k < CORPUS_MAXIN; k++) perm[k] = k;
+  form_expr(x, form, perm);
 }
 
 /* Draws the shape of an instance of a family. */
@@ -749,6 +838,10 @@ static void draw(inst *x, rng *r, int fam) {
   }
   if (fam == F_ARRAY) {
     array_kernel(x, r);
+    return;
+  }
+  if (fam == F_ARRAY_NEAR) {
+    array_near(x, r);
     return;
   }
   int arb = fam == 4;
@@ -823,7 +916,8 @@ static void draw(inst *x, rng *r, int fam) {
 
 /* Generates the expression; the L0 family and ARB L0 make one operation. */
 static void build(inst *x, rng *r, int fam) {
-  if (fam == F_IDIOM || fam == F_NEAR || fam == F_ORDER || fam == F_SHAPE || fam == F_KIN || fam == F_KIN_ORDER)
+  if (fam == F_IDIOM || fam == F_NEAR || fam == F_ORDER || fam == F_SHAPE || fam == F_KIN || fam == F_KIN_ORDER ||
+      fam == F_ARRAY_NEAR)
     return; /* written by draw */
   if (fam == F_LOOP) {
     static const char *const counts[] = {"(and.u32 k 15)", "(and.u32 k 7)", "(rem.u32 k 13)", "(rem.u32 k 9)"};
@@ -935,7 +1029,7 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
   gasp_write_file(src, pre, plen);
   free(pre);
   /* how many of each family: weights over the enabled families, the remainder to the first ones */
-  int want[16] = {0}, total_w = 0, nf = 0;
+  int want[20] = {0}, total_w = 0, nf = 0; /* sized as per_family (corpus.h) */
   for (int f = 0; families[f]; f++, nf++)
     if (family_enabled(o->families, f)) total_w += family_weight[f];
   int assigned = 0;
@@ -983,7 +1077,8 @@ int gasp_corpus_gen(const gasp_corpus_gen_opts *o, const char *outdir, gasp_corp
          * (the canonical form ignores names), else each operation on registers would occur once and on literals 16
          * times */
         char names[160] = "";
-        if (f == F_OP || f == F_NEAR || f == F_ARRAY || f == F_ORDER || f == F_SHAPE || f == F_KIN || f == F_KIN_ORDER) {
+        if (f == F_OP || f == F_NEAR || f == F_ARRAY || f == F_ORDER || f == F_SHAPE || f == F_KIN || f == F_KIN_ORDER ||
+            f == F_ARRAY_NEAR) {
           for (int k = 0; k < x.nin; k++) snprintf(names + strlen(names), sizeof names - strlen(names), "%s,", x.in_name[k]);
           snprintf(names + strlen(names), sizeof names - strlen(names), "%s", x.out_name);
         }

@@ -506,13 +506,14 @@ static void generate(void) {
   CHECK(!same_tree(d1, d3, &files, 0), "another seed writes other tasks");
   /* every family made tasks, and all of them load (with their map reference) */
   const char *const *fam = gasp_corpus_families();
-  /* ew_near, ew_array, ew_order, ew_shape, ew_kin and ew_kin_order only when named: a default set that grew would
+  /* ew_near, ew_array, ew_order, ew_shape, ew_kin, ew_kin_order and ew_array_near only when named: a default set that grew would
    * change what every documented seed writes */
   for (int i = 0; fam[i]; i++)
     CHECK(strcmp(fam[i], "ew_near") && strcmp(fam[i], "ew_array") && strcmp(fam[i], "ew_order") &&
-                  strcmp(fam[i], "ew_shape") && strcmp(fam[i], "ew_kin") && strcmp(fam[i], "ew_kin_order")
+                  strcmp(fam[i], "ew_shape") && strcmp(fam[i], "ew_kin") && strcmp(fam[i], "ew_kin_order") &&
+                  strcmp(fam[i], "ew_array_near")
               ? s1.per_family[i] > 0
-                                                                                                : s1.per_family[i] == 0,
+              : s1.per_family[i] == 0,
           "family %s made tasks (%d)", fam[i],
           s1.per_family[i]);
   gasp_taskset ts;
@@ -752,6 +753,58 @@ static void generate(void) {
       gasp_taskset_free(&tsk);
     }
     remove_dir(dk);
+  }
+  /* the array_near family: L2 kernels around vector_add, relu_array and saxpy, none of them the benchmark's
+   * computation or one with its inputs exchanged, nor saxpy at another alpha (f32 fma of the scalar and two arrays);
+   * the f32 sum of two arrays comes as one step of two, relu's max against 0 at other types or after a step, axpy at
+   * f64, and the kernels' parameters are not all x, y, z */
+  {
+    char dn[32];
+    gasp_corpus_gen_stats sn;
+    gasp_taskset tsn;
+    if (!gen_family(&o, 5, 600, "ew_array_near", 600, dn, &sn, &tsn)) {
+      int sum2 = 0, f64sum = 0, relu = 0, axpy = 0, not_xyz = 0, scalars = 0;
+      for (size_t i = 0; i < tsn.count; i++) {
+        const gasp_task *t = &tsn.items[i];
+        gasp_map m;
+        char e[160], which[64];
+        CHECK(!t->snippet && t->level == 2 && t->amd_reference, "%s is an L2 kernel with an AMD reference", t->id);
+        CHECK(gasp_map_parse(t->map, t, &m, NULL, e, sizeof e) == 0, "%s parses: %s", t->id, e);
+        CHECK(!gasp_corpus_is_bench_computation(&m, t, which, sizeof which), "%s is not %s", t->id, which);
+        CHECK(!gasp_corpus_is_bench_permutation(&m, t, which, sizeof which), "%s is no permutation of %s", t->id, which);
+        const char *in[3] = {NULL, NULL, NULL}, *scalar = NULL;
+        int nin = 0;
+        for (int k = 0; k < t->nparams; k++) {
+          const gasp_param *p = &t->params[k];
+          if (p->role == GASP_ROLE_IN && nin < 3) {
+            in[nin++] = p->name;
+            not_xyz += strcmp(p->name, "x") && strcmp(p->name, "y") && strcmp(p->name, "z");
+          }
+          if (p->role == GASP_ROLE_SCALAR && strcmp(p->name, "n")) scalar = p->name, scalars++;
+        }
+        const char *a = strstr(t->map, "(add.f32 ");
+        if (a && input_at(a + 9, in, nin) >= 0) {
+          const char *b = a + 9 + strcspn(a + 9, " ") + 1;
+          sum2 += input_at(b, in, nin) >= 0 && strcmp(t->map, a) != 0;
+        }
+        f64sum += !strncmp(t->map, "(add.f64 ", 9);
+        relu += (strstr(t->map, "(max.") && strstr(t->map, " 0)")) || strstr(t->map, "(min.f32");
+        if (scalar && !strncmp(t->map, "(fma.f32 ", 9)) {
+          size_t l = strlen(scalar);
+          const char *q = t->map + 9;
+          int x = !strncmp(q, scalar, l) && q[l] == ' ' ? input_at(q + l + 1, in, nin) : -1;
+          const char *r = x >= 0 ? q + l + 1 + strlen(in[x]) + 1 : NULL;
+          CHECK(!r || input_at(r, in, nin) < 0, "%s is not saxpy at another alpha: %s", t->id, t->map);
+        }
+        axpy += !strncmp(t->map, "(fma.f64 ", 9) && scalar;
+      }
+      CHECK(sum2 > 20 && f64sum > 10 && relu > 50 && axpy > 10 && not_xyz > 200 && scalars > 50,
+            "array_near: %d f32 two-array sums inside a step more, %d f64 sums, %d relu-like, %d f64 axpy, %d inputs not "
+            "x/y/z, %d scalars",
+            sum2, f64sum, relu, axpy, not_xyz, scalars);
+      gasp_taskset_free(&tsn);
+    }
+    remove_dir(dn);
   }
   /* the snippet families vary their registers' names and counts (up to six inputs, as the benchmark's dot3), and
    * the idioms' forms of benchmark computations are skipped */

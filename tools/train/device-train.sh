@@ -9,6 +9,7 @@
 # $OUT/base/eval-ptx-sm90.jsonl: both rows from one machine and one call, where device starts are scarce
 # (2026-12-06: twelve starts refused in one session, 1,351 s of its 1,800 s spent on them). BASE_S (default EVAL_S)
 # is the baseline's limit per level: it runs beside the training, not after it, so it may take the training's time.
+# SOUP=W: the average of INIT and the new model as well (below), its PTX rows measured in this call.
 set -u
 T_START=$(date +%s)
 . "$(dirname "$0")/device-env.sh"
@@ -120,9 +121,26 @@ cd "$W" && split -b 15m gasp-small.gguf "$OUT/gasp-small.gguf.part-" && \
   tar czf "$OUT/meta.tgz" run/loss.csv run/loss.svg run/train.json run/check.json run/config.json prepare-*.log \
     chk/check-gguf.jsonl check-compare.txt
 ls -la "$OUT"
+# SOUP=W (with INIT): the soup W * INIT + (1 - W) * the new model (tools/train/soup.py), exported and returned in
+# $OUT/soup/ in parts; with EVAL_LEVELS its PTX rows come first, into $OUT/soup/eval-ptx-sm90.jsonl, and the new
+# model's only when ROUND_EVAL=1. Why: the shipped models since s13 are soups of the model before and a round (a
+# round alone trades one cell for another, tools/train/README.md), and their PTX rows took a device call of their
+# own after the training call, where device starts are scarce (the seventeenth run: s16's were never measured).
+EVAL_ROUND=1
+if [ -n "${SOUP:-}" ] && [ -n "${INIT:-}" ]; then
+  EVAL_ROUND=${ROUND_EVAL:-0}
+  mkdir -p "$OUT/soup"
+  if python3 "$R/tools/train/soup.py" "$W/init" "$W/run" "$SOUP" "$W/soup" &&
+     "$G" train export "$W/soup" -o "$W/soup.gguf" --type q8_0 --name "gasp-small (trained by tools/train)" >/dev/null; then
+    sha256sum "$W/soup.gguf" && (cd "$W" && split -b 15m soup.gguf "$OUT/soup/gasp-small.gguf.part-")
+    [ -n "${EVAL_LEVELS:-}" ] && ptx_rows "$W/soup.gguf" "$OUT/soup" 2>&1 | tail -16
+  else
+    echo "soup: failed"
+  fi
+fi
 # the new model's PTX rows, after its parts are in $OUT (a call cut short still returns the model)
 if [ -n "${EVAL_LEVELS:-}" ]; then
-  ptx_rows "$W/gasp-small.gguf" "$OUT" 2>&1 | tail -16
+  [ "$EVAL_ROUND" = 1 ] && ptx_rows "$W/gasp-small.gguf" "$OUT" 2>&1 | tail -16
   [ -n "${BASE_PID:-}" ] && { wait "$BASE_PID"; echo "baseline $BASELINE:"; tail -16 "$OUT/base/eval.log"; }
 fi
 # last, so that a call cut short by its limit still returns the model: the background verification's pairs

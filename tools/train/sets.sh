@@ -19,6 +19,8 @@
 #        select_sign, abs_diff; none has a held-out map; 777 distinct instances exist, names included)
 #   k104 ew_kin_order, seed 104, 1,500 tasks: k103's structures with the inputs read in another order than listed
 #        (lerp's addend, clamp's bounds bound by the description only; after the sixteenth run)
+#   n105 ew_array_near, seed 105, 1,500 tasks: kernels around vector_add, relu_array and saxpy (their computation at
+#        f64 or an integer type, or one step away; after the seventeenth run)
 # and the AMD subsets verified here by amd-pairs.sh (s83a 2,000 of s83, k92a 600 of k92, t7a 1,000 of t7's
 # one-instruction tasks and all its sequences), chosen with a fixed random source so that they repeat.
 # Then tools/train/carry.sh rewords the verified pairs kept in tools/train/data/ into .dev/carry (minutes), instead
@@ -42,6 +44,7 @@ rm c101/tasks/g_ew_idiom_908.yaml c101/tasks/amdgcn/g_ew_idiom_908.cl
 gen h102 --seed 102 --count 4000 --families ew_shape
 gen k103 --seed 103 --count 700 --families ew_kin
 gen k104 --seed 104 --count 1500 --families ew_kin_order
+gen n105 --seed 105 --count 1500 --families ew_array_near
 # the eighth run's s81 and s82, whose AMD pairs tools/train/data keeps too
 gen s81 --seed 81 --count 4500 --families ew_op,ew_seq,ew_idiom
 gen s82 --seed 82 --count 1800 --families ew_op,ew_seq
