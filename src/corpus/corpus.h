@@ -106,6 +106,14 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 /* ARRAYS (a kernel's only): a first sentence that names the input arrays' element type as people write it ("An
  * element-wise kernel over two float arrays."), as vector_add and scale_bias read ("two float arrays", "floats") */
 #define GASP_CORPUS_STYLE_ARRAYS 256u
+/* ARRAYS_LEAD (with ARRAYS, where the description opens with the formula): the arrays' sentence in the benchmark's
+ * L2 shape instead, leading the formula on its line ("Element-wise sum of three float arrays: out[i] = a[i] + b[i]
+ * + c[i], in floats."), as vector_add reads ("Element-wise sum of two float arrays: c[i] = a[i] + b[i] for every
+ * i < n"): s19 (tools/train/README.md, "The eighteenth run") wrote vector_add's float add 10 times in 10 when its
+ * sentence said "f32 arrays" and an integer add 10 times in 10 when it said "float arrays", "single-precision float
+ * arrays" or "Sum of two float arrays" (tools/train/probe-wording.sh, PROBE=vaddwords), and the corpus said "float
+ * arrays" only in "An element-wise kernel over two float arrays." */
+#define GASP_CORPUS_STYLE_ARRAYS_LEAD 512u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

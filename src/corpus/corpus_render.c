@@ -608,7 +608,7 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
 static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style, gasp_str *s);
 
 /* the input arrays by their element type's C name, when they share one ("two float arrays", "an int array") */
-static void array_sentence(const gasp_task *t, gasp_str *s) {
+static void array_sentence(const gasp_task *t, const char *lead, gasp_str *s) {
   static const char *const count[] = {"", "", "two", "three", "four", "five", "six", "seven", "eight"};
   int n = 0;
   gasp_dtype ty = GASP_DT_F32;
@@ -621,8 +621,25 @@ static void array_sentence(const gasp_task *t, gasp_str *s) {
   const char *noun = ty == GASP_DT_F32 ? "float" : ty == GASP_DT_F64 ? "double" : ty == GASP_DT_S32 ? "int"
                      : ty == GASP_DT_U32 ? "unsigned int" : NULL;
   if (!noun || n < 1 || n > 8) return;
-  if (n == 1) gasp_str_printf(s, "An element-wise kernel over %s %s array.\n", noun[0] == 'i' || noun[0] == 'u' ? "an" : "a", noun);
+  const char *an = noun[0] == 'i' || noun[0] == 'u' ? "an" : "a";
+  if (lead && n == 1) gasp_str_printf(s, "Element-wise %s of %s %s array: ", lead, an, noun);
+  else if (lead) gasp_str_printf(s, "Element-wise %s of %s %s arrays: ", lead, count[n], noun);
+  else if (n == 1) gasp_str_printf(s, "An element-wise kernel over %s %s array.\n", an, noun);
   else gasp_str_printf(s, "An element-wise kernel over %s %s arrays.\n", count[n], noun);
+}
+
+/* The noun of ARRAYS_LEAD's sentence: what the root operation makes of its operands, as the benchmark names it
+ * ("sum", vector_add; "product", vector_mul_s32) */
+static const char *lead_noun(gasp_map_op op) {
+  switch (op) {
+  case GASP_MOP_ADD: return "sum";
+  case GASP_MOP_SUB: return "difference";
+  case GASP_MOP_MUL: return "product";
+  case GASP_MOP_FMA: return "multiply-add";
+  case GASP_MOP_MIN: return "minimum";
+  case GASP_MOP_MAX: return "maximum";
+  default: return "map";
+  }
 }
 
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
@@ -692,13 +709,20 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
    * add when the same sentence said "f32 (single-precision float) arrays" or the corpus's "in single precision
    * (f32)" (tools/train/probe-wording.sh, PROBE=vadd; tools/train/README.md, "The twelfth run"): the corpus never
    * called an f32 array a float array */
-  if (arrays_style && chosen) array_sentence(t, s);
   int group = gasp_map_is_group(rn->op), top = group ? rn->kid[0] : m->root;
   gasp_map_type rt = m->n[top].type;
   c.chain = chosen && (style & GASP_CORPUS_STYLE_CHAIN) && is_chain(m, top);
   c.prose = !chosen || !(style & GASP_CORPUS_STYLE_PROSE) ? 0 : style & GASP_CORPUS_STYLE_PROSE_ALT ? 2 : 1;
   if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
   else desc_op(&c, top, &root);
+  if (arrays_style && chosen) {
+    /* the benchmark's shape only where the formula comes next on the line: one operation, or the forms below
+     * that open with "out[i] = ..." (1, 3, 4, 5; 6 becomes 3 without bare steps) */
+    int form = want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+    if (form == 6 && !c.bare) form = 3;
+    int formula_first = !group && kind == GASP_RENDER_KERNEL && (c.ntemp == 0 || form == 1 || form == 3 || form == 4 || form == 5);
+    array_sentence(t, (style & GASP_CORPUS_STYLE_ARRAYS_LEAD) && formula_first ? lead_noun(m->n[top].op) : NULL, s);
+  }
   char outname[48];
   if (group) snprintf(outname, sizeof outname, "e[j]");
   else if (kind == GASP_RENDER_SNIPPET && !c.bare) snprintf(outname, sizeof outname, "%%%s", out->name);

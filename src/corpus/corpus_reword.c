@@ -122,6 +122,8 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   if ((h / 41 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_PROSE_ALT;
   /* a kernel's arrays named by their element type half the time (drawn apart, as PROSE) */
   if (!t->snippet && (h / 43 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_ARRAYS;
+  /* and that sentence in the benchmark's L2 shape half of those times (drawn apart) */
+  if ((style & GASP_CORPUS_STYLE_ARRAYS) && (h / 47 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_ARRAYS_LEAD;
   gasp_str_init(desc);
   if (!t->snippet) {
     gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);

@@ -1184,7 +1184,7 @@ static void rewording(void) {
     gasp_corpus_gen_opts o = {3, 40, "ew_kernel,reduce", NULL};
     gasp_corpus_gen_stats st;
     gasp_taskset ts;
-    int kernels = 0, formulas = 0, group = 0, arrays = 0;
+    int kernels = 0, formulas = 0, group = 0, arrays = 0, leads = 0;
     if (gasp_corpus_gen(&o, kd, &st, &d) == 0 && gasp_taskset_load(kd, &ts, &d) == 0) {
       for (size_t i = 0; i < ts.count; i++) {
         const gasp_task *kt = &ts.items[i];
@@ -1221,6 +1221,22 @@ static void rewording(void) {
           CHECK(!mixed && ar == w.description && strstr(ar, want) && strstr(ar, want) < strchr(ar, '\n'),
                 "%s: the arrays' sentence names their type (%s): %s", kt->id, want, w.description);
         }
+        /* ARRAYS_LEAD: the benchmark's L2 shape, "Element-wise sum of two float arrays: out[i] = ..." on one line,
+         * its noun the root operation's */
+        const char *le = strstr(w.description, "Element-wise ");
+        if (le) {
+          leads++;
+          const char *colon = strstr(le, " arrays: ") ? strstr(le, " arrays: ") + 9 : strstr(le, " array: ") ? strstr(le, " array: ") + 8 : NULL;
+          CHECK(le == w.description && colon && colon < strchr(le, '\n') && strstr(colon, "[i] = ") &&
+                    strstr(colon, "[i] = ") < strchr(le, '\n') && !ar,
+                "%s: the lead sentence opens the formula's line: %s", kt->id, w.description);
+          static const char *const nouns[][2] = {{"(add.", "Element-wise sum "}, {"(sub.", "Element-wise difference "},
+                                                 {"(mul.", "Element-wise product "}, {"(fma.", "Element-wise multiply-add "}};
+          for (int q = 0; q < 4; q++)
+            if (!strncmp(kt->map, nouns[q][0], 5))
+              CHECK(!strncmp(le, nouns[q][1], strlen(nouns[q][1])), "%s (%s) leads with %s: %s", kt->id, kt->map,
+                    nouns[q][1], w.description);
+        }
         for (int p = 0; p < kt->nparams; p++) CHECK(!strcmp(w.params[p].name, kt->params[p].name), "%s keeps its names", kt->id);
         gasp_str_free(&desc);
       }
@@ -1229,6 +1245,7 @@ static void rewording(void) {
     CHECK(kernels > 10 && formulas == kernels, "every kernel reworded with a formula: %d of %d", formulas, kernels);
     CHECK(group > 5, "reductions and scans keep their one wording: %d", group);
     CHECK(arrays > 2 && arrays < kernels, "some kernels, not all, name their arrays' type: %d of %d", arrays, kernels);
+    CHECK(leads > 2 && leads < kernels, "some kernels, not all, lead with the benchmark's sentence: %d of %d", leads, kernels);
     gasp_diags_free(&d);
     remove_dir(kd);
   }

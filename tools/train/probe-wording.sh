@@ -19,6 +19,9 @@
 # PROBE=clamp: clamp_f32 with parts of the corpus's wording, to find the part that matters.
 # PROBE=vadd: vector_add (L2) under another name, in the corpus's kernel words, and with its type spelt f32;
 # kernels need MAXTOK=1024 (the answer length, default 256).
+# PROBE=vaddwords: vector_add's sentence with one part changed at a time ("f32 arrays", "single-precision float
+# arrays", no "Element-wise", "add" for "sum", ", a float add"). Found with it (2026-12-07, s19, gfx1030): "f32
+# arrays" 10/10, each of the others 0/10 (the integer add), hence reword's ARRAYS_LEAD style.
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
 set -eu
 M=${1:?model} T=${2:-gfx1030}
@@ -129,8 +132,18 @@ elif probe == "vadd":
             " read only; write to c.\n")
     variant("vector_add", "probe_vadd_f32", "  Element-wise sum of two f32 (single-precision float) arrays: c[i] = a[i] +"
             " b[i] for every i < n, a float add.\n" + tail)
+elif probe == "vaddwords":
+    # which words of vector_add's sentence send a model to the integer add: s19 (the eighteenth run) passes
+    # probe_vadd_f32 and probe_vadd_corpus 10/10 and the benchmark's own words 0/10 (gfx1030)
+    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
+    for vid, head in [("f32arrays", "Element-wise sum of two f32 arrays"),
+                      ("single", "Element-wise sum of two single-precision float arrays"),
+                      ("noelem", "Sum of two float arrays"),
+                      ("add", "Element-wise add of two float arrays"),
+                      ("floatadd", "Element-wise sum of two float arrays, a float add")]:
+        variant("vector_add", "probe_vadd_" + vid, f"  {head}: c[i] = a[i] + b[i] for every i < n.\n" + tail)
 else:
-    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp or vadd")
+    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd or vaddwords")
 PY
 GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 \
   --max-tokens "${MAXTOK:-256}" --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
