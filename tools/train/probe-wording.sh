@@ -22,6 +22,8 @@
 # PROBE=vaddwords: vector_add's sentence with one part changed at a time ("f32 arrays", "single-precision float
 # arrays", no "Element-wise", "add" for "sum", ", a float add"). Found with it (2026-12-07, s19, gfx1030): "f32
 # arrays" 10/10, each of the others 0/10 (the integer add), hence reword's ARRAYS_LEAD style.
+# PROBE=reluwords: relu_array in the benchmark's words, as the corpus's formula "max(x[i], 0)", as "ReLU of an f32
+# array", and as cases with the type spelt f32.
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
 set -eu
 M=${1:?model} T=${2:-gfx1030}
@@ -142,8 +144,21 @@ elif probe == "vaddwords":
                       ("add", "Element-wise add of two float arrays"),
                       ("floatadd", "Element-wise sum of two float arrays, a float add")]:
         variant("vector_add", "probe_vadd_" + vid, f"  {head}: c[i] = a[i] + b[i] for every i < n.\n" + tail)
+elif probe == "reluwords":
+    # relu_array (L2), which every model so far answers with a load and a store of the input or of 0, no max: the
+    # benchmark's cases sentence, the corpus's formula, and the type spelt f32
+    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
+    variant("relu_array", "probe_relu_bench", None)
+    variant("relu_array", "probe_relu_max", "  out[i] = max(x[i], 0), in single precision (f32).\n"
+            "  Every float operation rounds to nearest even on its own. Denormals are preserved (no flush to zero)."
+            " min and max return the other operand when one is NaN, and -0 is below +0.\n"
+            "  One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs are"
+            " read only; write to out.\n")
+    variant("relu_array", "probe_relu_f32", "  ReLU of an f32 array: out[i] = max(x[i], 0) for every i < n.\n" + tail)
+    variant("relu_array", "probe_relu_cases", "  out[i] = x[i] if x[i] > 0, otherwise 0, in single precision (f32), for"
+            " every i < n.\n" + tail)
 else:
-    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd or vaddwords")
+    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd, vaddwords or reluwords")
 PY
 GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 \
   --max-tokens "${MAXTOK:-256}" --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
