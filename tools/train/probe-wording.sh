@@ -24,6 +24,8 @@
 # arrays" 10/10, each of the others 0/10 (the integer add), hence reword's ARRAYS_LEAD style.
 # PROBE=reluwords: relu_array in the benchmark's words, as the corpus's formula "max(x[i], 0)", as "ReLU of an f32
 # array", and as cases with the type spelt f32.
+# GRAMMAR=on decodes under the target's grammar, as the benchmark table does (without it a PTX answer may name
+# another kernel it has learnt, entry and parameters included).
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
 set -eu
 M=${1:?model} T=${2:-gfx1030}
@@ -160,7 +162,7 @@ elif probe == "reluwords":
 else:
     sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd, vaddwords or reluwords")
 PY
-GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 \
+GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 ${GRAMMAR:+--grammar $GRAMMAR} \
   --max-tokens "${MAXTOK:-256}" --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
 python3 - "$D/r.jsonl" <<'PY'
 import collections, json, sys
