@@ -135,7 +135,8 @@ if [ -n "${SOUP:-}" ] && [ -n "${INIT:-}" ]; then
     sha256sum "$W/soup.gguf" && (cd "$W" && split -b 15m soup.gguf "$OUT/soup/gasp-small.gguf.part-")
     [ -n "${EVAL_LEVELS:-}" ] && ptx_rows "$W/soup.gguf" "$OUT/soup" 2>&1 | tail -16
   else
-    echo "soup: failed"
+    echo "soup: failed; the round's PTX rows instead"
+    EVAL_ROUND=1
   fi
 fi
 # the new model's PTX rows, after its parts are in $OUT (a call cut short still returns the model)
