@@ -715,12 +715,14 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
   c.prose = !chosen || !(style & GASP_CORPUS_STYLE_PROSE) ? 0 : style & GASP_CORPUS_STYLE_PROSE_ALT ? 2 : 1;
   if (m->n[top].op <= GASP_MOP_LIT) desc_node(&c, top, &root);
   else desc_op(&c, top, &root);
+  /* a sequence's form (below); 6 without bare steps (no step feeds another) is the inline form 3 */
+  int seq_form = !chosen ? 0 : want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+  if (seq_form == 6 && !c.bare) seq_form = 3;
   if (arrays_style && chosen) {
-    /* the benchmark's shape only where the formula comes next on the line: one operation, or the forms below
-     * that open with "out[i] = ..." (1, 3, 4, 5; 6 becomes 3 without bare steps) */
-    int form = want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
-    if (form == 6 && !c.bare) form = 3;
-    int formula_first = !group && kind == GASP_RENDER_KERNEL && (c.ntemp == 0 || form == 1 || form == 3 || form == 4 || form == 5);
+    /* the benchmark's shape only where the formula comes next on the line: one operation, or the sequence forms
+     * that open with "out[i] = ..." (1, 3, 4, 5) */
+    int formula_first = !group && kind == GASP_RENDER_KERNEL &&
+                        (c.ntemp == 0 || seq_form == 1 || seq_form == 3 || seq_form == 4 || seq_form == 5);
     array_sentence(t, (style & GASP_CORPUS_STYLE_ARRAYS_LEAD) && formula_first ? lead_noun(m->n[top].op) : NULL, s);
   }
   char outname[48];
@@ -763,10 +765,9 @@ static void describe(const gasp_map *m, const gasp_task *t, gasp_render_kind kin
      * read; or the formula alone (5), as mad_s32 and clamp_f32 read, a select as cases ("x if x > 0, otherwise
      * 0.01 * x") as relu_leaky and select_sign read. The notes below say how every operation rounds, so the
      * formula alone is exact in C's order of evaluation. */
-    int form = !chosen ? 0 : want >= 0 ? want % GASP_CORPUS_FORMS : (int)(map_hash(m) % 6);
+    int form = seq_form;
     /* the formula's left side: d in a snippet, out[i] in a kernel */
     const char *lead = kind == GASP_RENDER_KERNEL ? outname : out->name;
-    if (form == 6 && !c.bare) form = 3; /* no step feeds another: the inline form */
     gasp_str f;
     gasp_str_init(&f);
     if (form == 5 && rn->op == GASP_MOP_SEL) gasp_corpus_cases(m, t, m->root, &f);

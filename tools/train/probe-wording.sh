@@ -38,6 +38,11 @@ cp "$R/tasks/amdgcn/gasp_amd.h" "$D/amdgcn/"
 python3 - "$R/tasks" "$D" "${PROBE:-add}" <<'PY'
 import re, sys
 tasks, out, probe = sys.argv[1], sys.argv[2], sys.argv[3]
+# a kernel's launch sentence as the benchmark's L2 tasks write it, and as the corpus's kernels do (with the output)
+BENCH_LAUNCH = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
+def corpus_launch(out):
+    return ("  One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs are"
+            f" read only; write to {out}.\n")
 def variant(src, vid, desc):
     """the benchmark task src under the id vid, its description replaced by desc (None: kept)"""
     y, cl = open(f"{tasks}/{src}.yaml").read(), open(f"{tasks}/amdgcn/{src}.cl").read()
@@ -127,38 +132,31 @@ elif probe == "vadd":
     # an L2 kernel: vector_add, which the eleventh run's round 4 and the twelfth run's models answer with an integer
     # add (v_add_nc_u32, add.s32) on every sample, the Data line notwithstanding. Under another kernel name with the
     # benchmark's words, in the corpus's kernel words, and with the element type spelt as the corpus spells it
-    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
     variant("vector_add", "probe_vadd_bench", None)
     variant("vector_add", "probe_vadd_corpus", "  Compute c[i] = a[i] + b[i], in single precision (f32).\n"
             "  Every float operation rounds to nearest even on its own; no other operations may be fused or reordered."
-            " Denormals are preserved (no flush to zero).\n"
-            "  One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs are"
-            " read only; write to c.\n")
+            " Denormals are preserved (no flush to zero).\n" + corpus_launch("c"))
     variant("vector_add", "probe_vadd_f32", "  Element-wise sum of two f32 (single-precision float) arrays: c[i] = a[i] +"
-            " b[i] for every i < n, a float add.\n" + tail)
+            " b[i] for every i < n, a float add.\n" + BENCH_LAUNCH)
 elif probe == "vaddwords":
     # which words of vector_add's sentence send a model to the integer add: s19 (the eighteenth run) passes
     # probe_vadd_f32 and probe_vadd_corpus 10/10 and the benchmark's own words 0/10 (gfx1030)
-    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
     for vid, head in [("f32arrays", "Element-wise sum of two f32 arrays"),
                       ("single", "Element-wise sum of two single-precision float arrays"),
                       ("noelem", "Sum of two float arrays"),
                       ("add", "Element-wise add of two float arrays"),
                       ("floatadd", "Element-wise sum of two float arrays, a float add")]:
-        variant("vector_add", "probe_vadd_" + vid, f"  {head}: c[i] = a[i] + b[i] for every i < n.\n" + tail)
+        variant("vector_add", "probe_vadd_" + vid, f"  {head}: c[i] = a[i] + b[i] for every i < n.\n" + BENCH_LAUNCH)
 elif probe == "reluwords":
     # relu_array (L2), which every model so far answers with a load and a store of the input or of 0, no max: the
     # benchmark's cases sentence, the corpus's formula, and the type spelt f32
-    tail = "  One thread per element on a 1-D grid; threads with i >= n do nothing.\n"
     variant("relu_array", "probe_relu_bench", None)
     variant("relu_array", "probe_relu_max", "  out[i] = max(x[i], 0), in single precision (f32).\n"
             "  Every float operation rounds to nearest even on its own. Denormals are preserved (no flush to zero)."
-            " min and max return the other operand when one is NaN, and -0 is below +0.\n"
-            "  One thread per element on a 1-D grid, for every i < n; threads with i >= n do nothing. The inputs are"
-            " read only; write to out.\n")
-    variant("relu_array", "probe_relu_f32", "  ReLU of an f32 array: out[i] = max(x[i], 0) for every i < n.\n" + tail)
+            " min and max return the other operand when one is NaN, and -0 is below +0.\n" + corpus_launch("out"))
+    variant("relu_array", "probe_relu_f32", "  ReLU of an f32 array: out[i] = max(x[i], 0) for every i < n.\n" + BENCH_LAUNCH)
     variant("relu_array", "probe_relu_cases", "  out[i] = x[i] if x[i] > 0, otherwise 0, in single precision (f32), for"
-            " every i < n.\n" + tail)
+            " every i < n.\n" + BENCH_LAUNCH)
 else:
     sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd, vaddwords or reluwords")
 PY
