@@ -20,6 +20,10 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 EVAL_S=${EVAL_S:-60}
 RESERVE=0
 for l in ${EVAL_LEVELS:-}; do RESERVE=$(( RESERVE + EVAL_S )); done
+# L2's 70 records are 1,024-token kernels: 45 s a level measured all 300 records of L0-L2 in 86 s (2026-12-07, round
+# 18's call), 38 s stopped L2 at 21 of 70 (round 19's), and a cut L2 keeps the suite's first tasks only
+case " ${EVAL_LEVELS:-} " in *" 2 "*) [ "$EVAL_S" -ge 45 ] ||
+  echo "device-train: EVAL_S=$EVAL_S may stop L2 before its 70 records (45 s measured them all)" >&2 ;; esac
 ptx_rows() { # ptx_rows MODEL OUTDIR [THREADS [SECONDS]]: MODEL's PTX benchmark at EVAL_LEVELS into OUTDIR/eval-ptx-sm90.jsonl
   MODEL=$1 OUT=$2 THREADS=${3:-} TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=${4:-$EVAL_S} FLOOR=0 \
     bash "$R/tools/train/device-eval.sh"
