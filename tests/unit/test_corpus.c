@@ -1226,9 +1226,9 @@ static void rewording(void) {
         const char *le = strstr(w.description, "Element-wise ");
         if (le) {
           leads++;
-          const char *colon = strstr(le, " arrays: ") ? strstr(le, " arrays: ") + 9 : strstr(le, " array: ") ? strstr(le, " array: ") + 8 : NULL;
-          CHECK(le == w.description && colon && colon < strchr(le, '\n') && strstr(colon, "[i] = ") &&
-                    strstr(colon, "[i] = ") < strchr(le, '\n') && !ar,
+          const char *many = strstr(le, " arrays: "), *one = strstr(le, " array: "), *nl = strchr(le, '\n');
+          const char *colon = many ? many + 9 : one ? one + 8 : NULL, *eq = colon ? strstr(colon, "[i] = ") : NULL;
+          CHECK(le == w.description && colon && colon < nl && eq && eq < nl && !ar,
                 "%s: the lead sentence opens the formula's line: %s", kt->id, w.description);
           static const char *const nouns[][2] = {{"(add.", "Element-wise sum "}, {"(sub.", "Element-wise difference "},
                                                  {"(mul.", "Element-wise product "}, {"(fma.", "Element-wise multiply-add "}};
