@@ -20,10 +20,12 @@ V=$R/.dev/carry/ggml-vocab-llama-spm.gguf
 EVAL_S=${EVAL_S:-60}
 RESERVE=0
 for l in ${EVAL_LEVELS:-}; do RESERVE=$(( RESERVE + EVAL_S )); done
-# L2's 70 records are 1,024-token kernels: 45 s a level measured all 300 records of L0-L2 in 86 s (2026-12-07, round
-# 18's call), 38 s stopped L2 at 21 of 70 (round 19's), and a cut L2 keeps the suite's first tasks only
-case " ${EVAL_LEVELS:-} " in *" 2 "*) [ "$EVAL_S" -ge 45 ] ||
-  echo "device-train: EVAL_S=$EVAL_S may stop L2 before its 70 records (45 s measured them all)" >&2 ;; esac
+# L2's 70 records are 1,024-token kernels, and how long they take depends on the model's answers: 45 s a level
+# measured all 300 records of L0-L2 in 86 s (2026-12-07, round 18's call, H100), but stopped L2 at 51 of 70 for
+# round 20's soup (281 records in 139 s, H100), as did 55 s a level over L1 and L2 for round 21's; 38 s stopped L2
+# at 21 (round 19's). A cut L2 keeps the suite's first tasks only (vector_add and vector_mul_s32 come last).
+case " ${EVAL_LEVELS:-} " in *" 2 "*) [ "$EVAL_S" -ge 70 ] ||
+  echo "device-train: EVAL_S=$EVAL_S may stop L2 before its 70 records (45 and 55 s a level did, 2026-12-07)" >&2 ;; esac
 ptx_rows() { # ptx_rows MODEL OUTDIR [THREADS [SECONDS]]: MODEL's PTX benchmark at EVAL_LEVELS into OUTDIR/eval-ptx-sm90.jsonl
   MODEL=$1 OUT=$2 THREADS=${3:-} TARGETS=ptx-sm90 LEVELS="$EVAL_LEVELS" PER_TARGET_S=${4:-$EVAL_S} FLOOR=0 \
     bash "$R/tools/train/device-eval.sh"
