@@ -19,7 +19,7 @@ static void print_notice(const char *m) { fprintf(stderr, "gasp train prepare: %
 
 static int train_prepare(int argc, char **argv) {
   const char *vocab = NULL, *out = NULL, *targets = NULL;
-  int max_tokens = 4096, quiet = 0;
+  int max_tokens = 4096, quiet = 0, no_cache = 0;
   gasp_opt opts[] = {
       {"vocab", 0, OPT_STR, "V", "vocabulary: llama-spm, qwen2 (the pinned llama.cpp's vocab files) or a GGUF path "
                                  "(required)", &vocab},
@@ -27,6 +27,8 @@ static int train_prepare(int argc, char **argv) {
       {"max-tokens", 0, OPT_INT, "N", "drop samples longer than N tokens (default 4096)", &max_tokens},
       {"targets", 0, OPT_STR, "LIST", "keep only pairs whose \"target\" is in this comma list", &targets},
       {"quiet", 'q', OPT_FLAG, NULL, "do not list dropped samples on stderr", &quiet},
+      {"no-line-cache", 0, OPT_FLAG, NULL, "tokenize every text whole instead of line by line through a cache of the "
+                                           "lines seen (the same tokens; slower)", &no_cache},
       {0}};
   gasp_cmd_spec spec = {
       "train prepare", "--vocab V PAIRS.jsonl... -o DIR [--max-tokens N] [--targets LIST]",
@@ -51,7 +53,7 @@ static int train_prepare(int argc, char **argv) {
     gasp_cli_error("train prepare", "--max-tokens must be at least 2");
     return GASP_EXIT_USAGE;
   }
-  gasp_prepare_opts o = {vocab, pos, npos, out, max_tokens, targets, quiet ? NULL : print_notice};
+  gasp_prepare_opts o = {vocab, pos, npos, out, max_tokens, targets, quiet ? NULL : print_notice, no_cache};
   gasp_prepare_stats st;
   char err[1024];
   if (gasp_train_prepare(&o, &st, err, sizeof err)) {
@@ -66,6 +68,10 @@ static int train_prepare(int argc, char **argv) {
          "%ld filtered out by --targets\n",
          st.lines, st.too_long, st.no_split, st.detok_mismatch, st.bad_json, st.filtered);
   printf("vocab %s: %d tokens, bos %d, eos %d -> %s\n", vocab, st.n_vocab, st.bos, st.eos, out);
+  if (st.line_hits + st.line_misses)
+    printf("line cache: %ld of %ld lines found tokenized\n", st.line_hits, st.line_hits + st.line_misses);
+  else if (!no_cache)
+    printf("line cache: off (the vocabulary's tokens may span a newline)\n");
   return st.kept ? 0 : GASP_EXIT_FAIL;
 }
 

@@ -3,6 +3,7 @@
 #include "prepare.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,121 @@ static int tokenize(const struct llama_vocab *vocab, const char *text, size_t le
     t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, true, false);
   }
   return t->n < 0 ? -1 : 0;
+}
+
+/* ---- the line cache ----
+ * Why: every prompt carries the same ISA facts, constraints and notes (about 3 KB), and tokenizing 441,451 samples
+ * (632M tokens) took 130 s of each 570 s device call of 2026-12-07 (tools/train/README.md, "The twentieth run"),
+ * the prompt twice each (alone and with its completion). 92-95% of the bytes of a 2,000-sample chunk are lines seen
+ * before in it. With llama.cpp's SentencePiece tokenizer a line's tokens do not depend on the lines around it when no
+ * piece of the vocabulary contains a newline: the merges are of adjacent pieces, so none crosses the newline, which
+ * is its own byte token <0x0A>; the space prefix is added once, before the first line. So the tokens of
+ * "L0\nL1\n..." are those of L0 (BOS and prefix as the whole text's), then for each later line <0x0A> and the
+ * tokens of "\nLi" past those of "\n" alone. cache_usable() checks the conditions on the vocabulary (else every
+ * text is tokenized whole), and the tests compare both ways byte for byte on real pairs (train_cli.sh). */
+#define LINE_SLOTS (1u << 16)
+
+typedef struct {
+  char *key; /* the line, and a first byte 1 for a first line (BOS and prefix), 0 for a later one */
+  size_t klen;
+  llama_token *v;
+  int n;
+} line_ent;
+
+typedef struct {
+  line_ent *e; /* LINE_SLOTS entries, direct-mapped: a colliding line replaces the one there */
+  llama_token nl[2]; /* the tokens of "\n" alone: the space prefix and <0x0A> */
+  long hits, misses;
+} line_cache;
+
+static int cache_usable(const struct llama_vocab *vocab, llama_token nl[2]) {
+  if (llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_SPM) return 0;
+  int n = llama_vocab_n_tokens(vocab);
+  for (llama_token i = 0; i < n; i++) {
+    if (llama_vocab_get_attr(vocab, i) & LLAMA_TOKEN_ATTR_USER_DEFINED) return 0; /* parsed out of raw text */
+    if (llama_vocab_get_attr(vocab, i) & LLAMA_TOKEN_ATTR_BYTE) continue;      /* <0x0A> is the newline's */
+    const char *t = llama_vocab_get_text(vocab, i);
+    if (t && strchr(t, '\n')) return 0;
+  }
+  llama_token v[8];
+  return llama_tokenize(vocab, "\n", 1, v, 8, false, false) == 2 && (nl[0] = v[0], nl[1] = v[1], 1);
+}
+
+static uint64_t fnv1a(const char *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+  return h;
+}
+
+static int toks_reserve(toks_t *t, int need) {
+  if (t->cap >= need) return 0;
+  int cap = t->cap ? t->cap : 256;
+  while (cap < need) cap *= 2;
+  llama_token *v = realloc(t->v, (size_t)cap * sizeof *v);
+  if (!v) return -1;
+  t->v = v, t->cap = cap;
+  return 0;
+}
+
+/* the tokens of one line (first: with BOS and the space prefix, as a text's first line) appended to out */
+static int line_tokens(const struct llama_vocab *vocab, line_cache *c, const char *s, size_t n, int first, toks_t *out,
+                       toks_t *tmp, gasp_str *buf) {
+  buf->len = 0;
+  gasp_str_append(buf, first ? "\1" : "\0", 1);
+  gasp_str_append(buf, s, n);
+  line_ent *e = &c->e[fnv1a(buf->data, buf->len) & (LINE_SLOTS - 1)];
+  if (!(e->key && e->klen == buf->len && !memcmp(e->key, buf->data, buf->len))) {
+    c->misses++;
+    int skip = 0;
+    if (first) {
+      if (tokenize(vocab, s, n, tmp)) return -1;
+    } else {
+      buf->len = 0;
+      gasp_str_append(buf, "\n", 1);
+      gasp_str_append(buf, s, n);
+      if (toks_reserve(tmp, (int)buf->len + 16)) return -1;
+      tmp->n = llama_tokenize(vocab, buf->data, (int32_t)buf->len, tmp->v, tmp->cap, false, false);
+      if (tmp->n < 2 || tmp->v[0] != c->nl[0] || tmp->v[1] != c->nl[1]) return -1;
+      skip = 2;
+    }
+    char *key = malloc(n + 1);
+    llama_token *v = malloc((size_t)(tmp->n - skip + 1) * sizeof *v);
+    if (!key || !v) {
+      free(key), free(v);
+      return -1;
+    }
+    key[0] = first ? 1 : 0;
+    memcpy(key + 1, s, n);
+    memcpy(v, tmp->v + skip, (size_t)(tmp->n - skip) * sizeof *v);
+    free(e->key), free(e->v);
+    *e = (line_ent){key, n + 1, v, tmp->n - skip};
+  } else
+    c->hits++;
+  if (toks_reserve(out, out->n + e->n + 1)) return -1;
+  if (!first) out->v[out->n++] = c->nl[1];
+  memcpy(out->v + out->n, e->v, (size_t)e->n * sizeof *e->v);
+  out->n += e->n;
+  return 0;
+}
+
+/* text's tokens, as tokenize() gives them, line by line through the cache (c NULL: whole) */
+static int tokenize_cached(const struct llama_vocab *vocab, line_cache *c, const char *text, size_t len, toks_t *t,
+                           toks_t *tmp, gasp_str *buf) {
+  if (!c || !len || text[0] == '\n') return tokenize(vocab, text, len, t);
+  t->n = 0;
+  for (size_t pos = 0, first = 1;; first = 0) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    if (line_tokens(vocab, c, text + pos, end - pos, (int)first, t, tmp, buf)) return tokenize(vocab, text, len, t);
+    if (!nl) return 0;
+    pos = end + 1;
+  }
+}
+
+static void cache_free(line_cache *c) {
+  if (!c || !c->e) return;
+  for (size_t i = 0; i < LINE_SLOTS; i++) free(c->e[i].key), free(c->e[i].v);
+  free(c->e);
 }
 
 /* the text the llama backend appends for these generated tokens (its decode loop, piece by piece) */
@@ -121,10 +237,13 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
   int rc = -1;
   FILE *ft = NULL, *fm = NULL;
   json_t *samples = json_array(), *ids = json_array(), *index = NULL;
-  toks_t P = {0}, J = {0};
-  gasp_str text, piece;
+  toks_t P = {0}, J = {0}, T = {0};
+  gasp_str text, piece, kbuf;
   gasp_str_init(&text);
   gasp_str_init(&piece);
+  gasp_str_init(&kbuf);
+  line_cache lc = {0}, *cache = NULL;
+  if (!o->no_line_cache && cache_usable(vocab, lc.nl) && (lc.e = calloc(LINE_SLOTS, sizeof *lc.e))) cache = &lc;
   char *line = NULL;
   size_t lcap = 0;
   if (st->eos < 0) {
@@ -178,7 +297,8 @@ int gasp_train_prepare(const gasp_prepare_opts *o, gasp_prepare_stats *st, char 
       text.len = 0;
       gasp_str_append(&text, prompt, pl);
       gasp_str_append(&text, comp, cl);
-      if (tokenize(vocab, prompt, pl, &P) || tokenize(vocab, text.data, text.len, &J)) {
+      if (tokenize_cached(vocab, cache, prompt, pl, &P, &T, &kbuf) ||
+          tokenize_cached(vocab, cache, text.data, text.len, &J, &T, &kbuf)) {
         st->no_split++;
         notice(o, file, ln, "the text could not be tokenized");
         json_decref(j);
@@ -268,8 +388,10 @@ out:
   json_decref(samples);
   json_decref(ids);
   json_decref(index);
-  free(P.v), free(J.v), free(line);
-  gasp_str_free(&text), gasp_str_free(&piece);
+  st->line_hits = lc.hits, st->line_misses = lc.misses;
+  cache_free(cache);
+  free(P.v), free(J.v), free(T.v), free(line);
+  gasp_str_free(&text), gasp_str_free(&piece), gasp_str_free(&kbuf);
   llama_model_free(model);
   return rc;
 }

@@ -40,6 +40,38 @@ cat "$TMP"/w/tok-a.00[0-2]/tokens.u32 | cmp -s - "$TMP/a1/tokens.u32" && cat "$T
   cmp -s - "$TMP/a1/mask.u8" && ok || bad "chunked tokens and mask are one folder's"
 grep -q "^a  *11 " "$TMP/tk.out" && grep -q "no $TMP/w/none.jsonl" "$TMP/tk.out" && ok || bad "tokenize_pairs' table: $(cat "$TMP/tk.out")"
 
+# the line cache of train prepare gives the tokens of whole-text tokenizing, byte for byte: on real pairs of every
+# kind of target (the kept pairs of tools/train/data, 400 of each file) and on texts made to break it (a first
+# line empty, blank lines, lines opening or ending in spaces, tabs, CR, UTF-8, a completion that goes on with the
+# prompt's last line, a line repeated as a first and as a later line)
+D=$SRC/../tools/train/data
+python3 - "$D/amd/c101-gfx1030.jsonl.xz" "$D/amd/k104-gfx900.jsonl.xz" "$D/ptx/c101-ptx-sm90.jsonl.xz" \
+  "$D/ptx/n105-ptx-sm90.jsonl.xz" "$D/r300/a93-r300.jsonl.xz" >"$TMP/real.jsonl" <<'PY'
+import itertools, lzma, sys
+for f in sys.argv[1:]:
+    sys.stdout.writelines(itertools.islice(lzma.open(f, "rt"), 400))
+PY
+python3 - >"$TMP/edge.jsonl" <<'PY'
+import json
+texts = [("\nTask:\n  x = 1\n", "mov r0, 1\n"), ("Task:\n\n\nx\n", "\n\nend"), ("  lead\ttab \n trail  \n", "a  b\n"),
+         ("CR\r\nline\r\n", "done\r\n"), ("UTF-8: \u00e9\u00e8 \u2192 \u4e2d\u6587\n\u00e9\n", "\u00e9 ok"),
+         ("Write: v_add_f32", " v0, v1, v2\nv_mov_b32 v3, 0\n"), ("Task:\nTask:\n", "Task:\nTask:"),
+         ("x", "\n"), ("\n\n", "y"), ("one line", ""), ("a\n", "")]
+for i, (p, c) in enumerate(texts):
+    print(json.dumps({"task": "e%d" % i, "target": "gfx1030", "prompt": p, "completion": c}))
+PY
+for f in real edge; do
+  expect_rc 0 "prepare $f pairs through the line cache" "$GASP" train prepare --vocab llama-spm "$TMP/$f.jsonl" -o "$TMP/lc-$f"
+  cp "$TMP/out" "$TMP/lc-$f.out"
+  expect_rc 0 "prepare $f pairs whole" "$GASP" train prepare --vocab llama-spm "$TMP/$f.jsonl" -o "$TMP/wh-$f" --no-line-cache
+  for x in tokens.u32 mask.u8 index.json; do
+    cmp -s "$TMP/lc-$f/$x" "$TMP/wh-$f/$x" && ok || bad "$f pairs: $x through the line cache is the whole texts' $x"
+  done
+done
+[ "$(wc -l <"$TMP/real.jsonl")" = 2000 ] && grep -q "^all  *2000 " "$TMP/lc-real.out" && ok || bad "2000 real pairs kept: $(cat "$TMP/lc-real.out")"
+awk '/^line cache:/ { exit !($3 > $5 / 2) }' "$TMP/lc-real.out" && ok || bad "the line cache finds most lines: $(grep cache "$TMP/lc-real.out")"
+grep -q "^line cache:" "$TMP/out" && bad "--no-line-cache reports no cache" || ok
+
 expect_rc 0 "dump" "$GASP" train dump "$TMP/tiny.gguf" -o "$TMP/d"
 expect_rc 0 "export f32" "$GASP" train export "$TMP/d" -o "$TMP/e.gguf" --type f32
 expect_rc 0 "dump again" "$GASP" train dump "$TMP/e.gguf" -o "$TMP/d2"
