@@ -71,7 +71,7 @@ static int train_prepare(int argc, char **argv) {
   if (st.line_hits + st.line_misses)
     printf("line cache: %ld of %ld lines found tokenized\n", st.line_hits, st.line_hits + st.line_misses);
   else if (!no_cache)
-    printf("line cache: off (the vocabulary's tokens may span a newline)\n");
+    printf("line cache: off (not a SentencePiece vocabulary, or a piece of it holds a newline)\n");
   return st.kept ? 0 : GASP_EXIT_FAIL;
 }
 

@@ -71,6 +71,9 @@ done
 [ "$(wc -l <"$TMP/real.jsonl")" = 2000 ] && grep -q "^all  *2000 " "$TMP/lc-real.out" && ok || bad "2000 real pairs kept: $(cat "$TMP/lc-real.out")"
 awk '/^line cache:/ { exit !($3 > $5 / 2) }' "$TMP/lc-real.out" && ok || bad "the line cache finds most lines: $(grep cache "$TMP/lc-real.out")"
 grep -q "^line cache:" "$TMP/out" && bad "--no-line-cache reports no cache" || ok
+# qwen2 is byte-level BPE, not SentencePiece: whole texts
+expect_rc 0 "prepare with qwen2" "$GASP" train prepare --vocab qwen2 "$TMP/edge.jsonl" -o "$TMP/q2"
+grep -q "^line cache: off" "$TMP/out" && ok || bad "qwen2: line cache off: $(cat "$TMP/out")"
 
 expect_rc 0 "dump" "$GASP" train dump "$TMP/tiny.gguf" -o "$TMP/d"
 expect_rc 0 "export f32" "$GASP" train export "$TMP/d" -o "$TMP/e.gguf" --type f32
