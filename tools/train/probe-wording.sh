@@ -24,6 +24,10 @@
 # arrays" 10/10, each of the others 0/10 (the integer add), hence reword's ARRAYS_LEAD style.
 # PROBE=reluwords: relu_array in the benchmark's words, as the corpus's formula "max(x[i], 0)", as "ReLU of an f32
 # array", and as cases with the type spelt f32.
+# PROBE=leaky: relu_leaky in the benchmark's words, as the corpus's ternary, as cases with f32 spelt out, and as the
+# corpus's numbered steps (on ptx-sm90 the answers are shown, not run: read selp's operand order). PROBE=leakywords:
+# its sentence with one part changed at a time (% on the names, 0.01 for 0.01f, no parenthesis, "f32" added).
+# KEEP=FILE keeps every answer.
 # GRAMMAR=on decodes under the target's grammar, as the benchmark table does (without it a PTX answer may name
 # another kernel it has learnt, entry and parameters included).
 # Usage: tools/train/probe-wording.sh MODEL.gguf [TARGET]
@@ -157,8 +161,33 @@ elif probe == "reluwords":
     variant("relu_array", "probe_relu_f32", "  ReLU of an f32 array: out[i] = max(x[i], 0) for every i < n.\n" + BENCH_LAUNCH)
     variant("relu_array", "probe_relu_cases", "  out[i] = x[i] if x[i] > 0, otherwise 0, in single precision (f32), for"
             " every i < n.\n" + BENCH_LAUNCH)
+elif probe == "leaky":
+    # relu_leaky (L1): the PTX answers select with selp's operands in v_cndmask_b32's order (tools/train/README.md,
+    # "The twentieth run"); does the corpus's ternary or step wording give the right order?
+    regs = "  The input is in register %x (.f32); write the result to %d (.f32).\n"
+    variant("relu_leaky", "probe_leaky_bench", None)
+    variant("relu_leaky", "probe_leaky_ternary", "  %d = (%x > 0) ? %x : 0.01 * %x, in single precision (f32).\n" + fl +
+            "\n" + regs)
+    variant("relu_leaky", "probe_leaky_cases", "  %d = %x if %x > 0, otherwise 0.01 * %x, in single precision (f32).\n" +
+            fl + "\n" + regs)
+    variant("relu_leaky", "probe_leaky_steps", "  Compute %d in single precision (f32), one operation after another in"
+            " exactly this order: t1 = 0.01 * %x; %d = (%x > 0) ? %x : t1.\n" + fl + "\n" + regs)
+elif probe == "leakywords":
+    # relu_leaky's sentence with one part changed at a time (the benchmark's: "d = x if x > 0, otherwise 0.01f * x
+    # (one rounded single-precision multiply by the float nearest to 0.01, 0f3C23D70A). Zero and negative zero give
+    # a zero. Denormals are preserved (no flush to zero).")
+    regs = "  The input is in register %x (.f32); write the result to %d (.f32).\n"
+    par = " (one rounded single-precision multiply by the float nearest to 0.01, 0f3C23D70A)"
+    tail = " Zero and negative zero give a zero. Denormals are preserved (no flush to zero).\n" + regs
+    variant("relu_leaky", "probe_lw_bench", "  d = x if x > 0, otherwise 0.01f * x" + par + "." + tail)
+    variant("relu_leaky", "probe_lw_percent", "  %d = %x if %x > 0, otherwise 0.01f * %x" + par + "." + tail)
+    variant("relu_leaky", "probe_lw_nof", "  d = x if x > 0, otherwise 0.01 * x" + par + "." + tail)
+    variant("relu_leaky", "probe_lw_nopar", "  d = x if x > 0, otherwise 0.01f * x." + tail)
+    variant("relu_leaky", "probe_lw_f32", "  d = x if x > 0, otherwise 0.01f * x, in single precision (f32)" + par + "." + tail)
+    variant("relu_leaky", "probe_lw_corpus", "  %d = %x if %x > 0, otherwise 0.01 * %x, in single precision (f32).\n" +
+            fl + "\n" + regs)
 else:
-    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd, vaddwords or reluwords")
+    sys.exit(f"PROBE={probe}: add, unary, names, corpus, clamp, vadd, vaddwords, reluwords, leaky or leakywords")
 PY
 GASP_TASKS_DIR=$D "$G" bench --target "$T" --model "$M" --samples 10 --temperature 0.7 --top-p 0.95 ${GRAMMAR:+--grammar $GRAMMAR} \
   --max-tokens "${MAXTOK:-256}" --no-time -q -o "$D/r.jsonl" >/dev/null 2>&1 || true
@@ -178,3 +207,5 @@ for t in sorted(by):
     verdict = f"{sum(bool(r['pass']) for r in rs)}/{len(rs)} pass" if ran else f"{len(rs)} not run"
     print(f"{t:18s} {verdict}; most common answer: {top[0][0] if top else '-'}")
 PY
+# KEEP=FILE: the records (every answer) kept there, e.g. to read PTX answers that could not be run here
+[ -z "${KEEP:-}" ] || cp "$D/r.jsonl" "$KEEP"
