@@ -114,6 +114,11 @@ void gasp_corpus_describe_form(const gasp_map *m, const gasp_task *t, gasp_rende
  * arrays" or "Sum of two float arrays" (tools/train/probe-wording.sh, PROBE=vaddwords), and the corpus said "float
  * arrays" only in "An element-wise kernel over two float arrays." */
 #define GASP_CORPUS_STYLE_ARRAYS_LEAD 512u
+/* GLOSS: the formula's first float add, subtract, multiply or fma of a constant no float holds exactly glossed as
+ * relu_leaky's is ("d = x if x > 0, otherwise 0.01 * x (one rounded single-precision multiply by the float nearest
+ * to 0.01, 0f3C23D70A), in single precision (f32)."): s19's PTX answers to relu_leaky were right in structure 0 times
+ * in 10 with the benchmark's parenthesis and 10 in 10 without it (tools/train/README.md, "The twentieth run") */
+#define GASP_CORPUS_STYLE_GLOSS 1024u
 void gasp_corpus_describe_styled(const gasp_map *m, const gasp_task *t, gasp_render_kind kind, int want, unsigned style,
                                  gasp_str *s);
 /* The hash gasp_corpus_describe picks a form by: % 6 for a sequence, % 3 for one instruction */

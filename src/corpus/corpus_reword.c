@@ -124,6 +124,8 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
   if (!t->snippet && (h / 43 + (uint32_t)k) % 2 == 0) style |= GASP_CORPUS_STYLE_ARRAYS;
   /* and that sentence in the benchmark's L2 shape half of those times (drawn apart) */
   if ((style & GASP_CORPUS_STYLE_ARRAYS) && (h / 47 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_ARRAYS_LEAD;
+  /* an inexact constant glossed half the time (drawn apart; only formulas with such a constant change) */
+  if ((h / 53 + (uint32_t)(k + 1) / 2) % 2 == 0) style |= GASP_CORPUS_STYLE_GLOSS;
   gasp_str_init(desc);
   if (!t->snippet) {
     gasp_corpus_describe_styled(&m, w, GASP_RENDER_KERNEL, form, style, desc);

@@ -1121,6 +1121,37 @@ static void rewording(void) {
     gasp_str_free(&plain);
     gasp_task_free(&tt);
   }
+  /* GLOSS: the first float add, subtract, multiply or fma of a constant no float holds exactly, glossed as
+   * relu_leaky's 0.01f is; an exact constant, an integer one or a style without GLOSS: no gloss */
+  static const struct { const char *ins, *type, *expr; unsigned style; int form; const char *want; } gl[] = {
+      {"a:f32", "f32", "(sel.f32 (gt.f32 a 0) a (mul.f32 a 0.1))", GASP_CORPUS_STYLE_GLOSS, 5,
+       "d = a if a > 0, otherwise a * 0.1 (one rounded single-precision multiply by the float nearest to 0.1, "
+       "0f3DCCCCCD), in single precision (f32).\n"},
+      {"a:f32,b:f32", "f32", "(add.f32 a 0.3)", GASP_CORPUS_STYLE_GLOSS, 0,
+       "One instruction: %d = %a + 0.3 (one rounded single-precision add of the float nearest to 0.3, 0f3E99999A), in "
+       "single precision (f32).\n"},
+      {"a:f64,b:f64", "f64", "(fma.f64 a b 0.1)", GASP_CORPUS_STYLE_GLOSS, GASP_CORPUS_ONE_BARE,
+       "d = fma(a, b, 0.1) (one rounded double-precision fused multiply-add with the double nearest to 0.1, "
+       "0d3FB999999999999A), in double precision (f64).\n"},
+      {"a:f32", "f32", "(sel.f32 (gt.f32 a 0) a (mul.f32 a 0.25))", GASP_CORPUS_STYLE_GLOSS, 5,
+       "d = a if a > 0, otherwise a * 0.25, in single precision (f32).\n"},
+      {"a:f32", "f32", "(sel.f32 (gt.f32 a 0) a (mul.f32 a 0.1))", 0, 5,
+       "d = a if a > 0, otherwise a * 0.1, in single precision (f32).\n"},
+      {"a:s32,b:s32", "s32", "(add.s32 (mul.s32 a 3) b)", GASP_CORPUS_STYLE_GLOSS, 5,
+       "d = a * 3 + b, in 32-bit signed integers (s32).\n"},
+  };
+  for (size_t i = 0; i < sizeof gl / sizeof gl[0]; i++) {
+    gasp_task tt;
+    gasp_map m;
+    if (snippet_map(gl[i].ins, gl[i].type, gl[i].expr, &tt, &m)) continue;
+    gasp_str s;
+    gasp_str_init(&s);
+    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, gl[i].form, gl[i].style, &s);
+    CHECK(!strncmp(s.data, gl[i].want, strlen(gl[i].want)), "%s in gloss style %u:\n    '%s'\n    want '%s'",
+          gl[i].expr, gl[i].style, s.data, gl[i].want);
+    gasp_str_free(&s);
+    gasp_task_free(&tt);
+  }
   /* the generator's own form and the seven a reword can give: all different texts */
   gasp_task t;
   const char *ex = "(fma.f32 c (sub.f32 b a) (mul.f32 a 0.5))";
