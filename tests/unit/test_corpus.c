@@ -982,6 +982,21 @@ static int snippet_map(const char *ins, const char *out, const char *expr, gasp_
   return 0;
 }
 
+/* A snippet's description in a form and style begins with want */
+static void check_wording(const char *ins, const char *type, const char *expr, int form, unsigned style,
+                          const char *want) {
+  gasp_task t;
+  gasp_map m;
+  if (snippet_map(ins, type, expr, &t, &m)) return;
+  gasp_str s;
+  gasp_str_init(&s);
+  gasp_corpus_describe_styled(&m, &t, GASP_RENDER_SNIPPET, form, style, &s);
+  CHECK(!strncmp(s.data, want, strlen(want)), "%s in form %d, style %u:\n    '%s'\n    want '%s'", expr, form, style,
+        s.data, want);
+  gasp_str_free(&s);
+  gasp_task_free(&t);
+}
+
 /* A benchmark computation with inputs of one type exchanged (gasp corpus reword --drop-permuted): caught, with the
  * benchmark's id; other types, other shapes and mixed types are not. */
 static void permutations(void) {
@@ -1032,18 +1047,8 @@ static void rewording(void) {
       {"a:s32,b:s32", "s32", "(add.s32 (mul.s32 a b) 7)",
        "d = a * b + 7 in 32-bit signed integers (s32), computed as: s = a * b, then d = s + 7.\n"},
   };
-  for (size_t i = 0; i < sizeof f6 / sizeof f6[0]; i++) {
-    gasp_task t;
-    gasp_map m;
-    if (snippet_map(f6[i].ins, f6[i].type, f6[i].expr, &t, &m)) continue;
-    gasp_str s;
-    gasp_str_init(&s);
-    gasp_corpus_describe_form(&m, &t, GASP_RENDER_SNIPPET, 6, &s);
-    CHECK(!strncmp(s.data, f6[i].want, strlen(f6[i].want)), "%s in form 6:\n    '%s'\n    want '%s'", f6[i].expr,
-          s.data, f6[i].want);
-    gasp_str_free(&s);
-    gasp_task_free(&t);
-  }
+  /* (style 0 is gasp_corpus_describe_form) */
+  for (size_t i = 0; i < sizeof f6 / sizeof f6[0]; i++) check_wording(f6[i].ins, f6[i].type, f6[i].expr, 6, 0, f6[i].want);
   /* a style: the type phrased otherwise, and terse: no notes for plain operations, but a division keeps its own */
   static const struct { const char *expr; unsigned style; const char *want; int notes, form; } st[] = {
       {"(add.f32 (mul.f32 a b) a)", 1 | GASP_CORPUS_STYLE_TERSE, "d = a * b + a, in single precision.\n", 0},
@@ -1140,18 +1145,8 @@ static void rewording(void) {
       {"a:s32,b:s32", "s32", "(add.s32 (mul.s32 a 3) b)", GASP_CORPUS_STYLE_GLOSS, 5,
        "d = a * 3 + b, in 32-bit signed integers (s32).\n"},
   };
-  for (size_t i = 0; i < sizeof gl / sizeof gl[0]; i++) {
-    gasp_task tt;
-    gasp_map m;
-    if (snippet_map(gl[i].ins, gl[i].type, gl[i].expr, &tt, &m)) continue;
-    gasp_str s;
-    gasp_str_init(&s);
-    gasp_corpus_describe_styled(&m, &tt, GASP_RENDER_SNIPPET, gl[i].form, gl[i].style, &s);
-    CHECK(!strncmp(s.data, gl[i].want, strlen(gl[i].want)), "%s in gloss style %u:\n    '%s'\n    want '%s'",
-          gl[i].expr, gl[i].style, s.data, gl[i].want);
-    gasp_str_free(&s);
-    gasp_task_free(&tt);
-  }
+  for (size_t i = 0; i < sizeof gl / sizeof gl[0]; i++)
+    check_wording(gl[i].ins, gl[i].type, gl[i].expr, gl[i].form, gl[i].style, gl[i].want);
   /* the generator's own form and the seven a reword can give: all different texts */
   gasp_task t;
   const char *ex = "(fma.f32 c (sub.f32 b a) (mul.f32 a 0.5))";
