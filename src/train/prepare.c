@@ -25,20 +25,30 @@ typedef struct {
   int n, cap;
 } toks_t;
 
-/* as src/llm/llama.c tokenizes a raw prompt: BOS per the vocab, special tokens not parsed */
-static int tokenize(const struct llama_vocab *vocab, const char *text, size_t len, toks_t *t) {
-  int need = (int)len + 16;
-  if (t->cap < need) {
-    t->cap = need;
-    t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
-  }
-  t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, true, false);
+static int toks_reserve(toks_t *t, int need) {
+  if (t->cap >= need) return 0;
+  int cap = t->cap ? t->cap : 256;
+  while (cap < need) cap *= 2;
+  llama_token *v = realloc(t->v, (size_t)cap * sizeof *v);
+  if (!v) return -1;
+  t->v = v, t->cap = cap;
+  return 0;
+}
+
+/* text's tokens into t; special: as src/llm/llama.c tokenizes a raw prompt (BOS per the vocab), else no BOS; special
+ * tokens are never parsed */
+static int tokenize_as(const struct llama_vocab *vocab, const char *text, size_t len, int special, toks_t *t) {
+  if (toks_reserve(t, (int)len + 16)) return -1;
+  t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, special, false);
   if (t->n < 0) {
-    t->cap = -t->n;
-    t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
-    t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, true, false);
+    if (toks_reserve(t, -t->n)) return -1;
+    t->n = llama_tokenize(vocab, text, (int32_t)len, t->v, t->cap, special, false);
   }
   return t->n < 0 ? -1 : 0;
+}
+
+static int tokenize(const struct llama_vocab *vocab, const char *text, size_t len, toks_t *t) {
+  return tokenize_as(vocab, text, len, 1, t);
 }
 
 /* ---- the line cache ----
@@ -79,30 +89,18 @@ static int cache_usable(const struct llama_vocab *vocab, llama_token nl[2]) {
   return llama_tokenize(vocab, "\n", 1, v, 8, false, false) == 2 && (nl[0] = v[0], nl[1] = v[1], 1);
 }
 
-static uint64_t fnv1a(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
+/* FNV-1a of the flag byte, then the line */
+static uint64_t line_hash(int first, const char *p, size_t n) {
+  uint64_t h = (1469598103934665603ull ^ (unsigned char)first) * 1099511628211ull;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
   return h;
-}
-
-static int toks_reserve(toks_t *t, int need) {
-  if (t->cap >= need) return 0;
-  int cap = t->cap ? t->cap : 256;
-  while (cap < need) cap *= 2;
-  llama_token *v = realloc(t->v, (size_t)cap * sizeof *v);
-  if (!v) return -1;
-  t->v = v, t->cap = cap;
-  return 0;
 }
 
 /* the tokens of one line (first: with BOS and the space prefix, as a text's first line) appended to out */
 static int line_tokens(const struct llama_vocab *vocab, line_cache *c, const char *s, size_t n, int first, toks_t *out,
                        toks_t *tmp, gasp_str *buf) {
-  buf->len = 0;
-  gasp_str_append(buf, first ? "\1" : "\0", 1);
-  gasp_str_append(buf, s, n);
-  line_ent *e = &c->e[fnv1a(buf->data, buf->len) & (LINE_SLOTS - 1)];
-  if (!(e->key && e->klen == buf->len && !memcmp(e->key, buf->data, buf->len))) {
+  line_ent *e = &c->e[line_hash(first, s, n) & (LINE_SLOTS - 1)];
+  if (!(e->key && e->klen == n + 1 && e->key[0] == first && !memcmp(e->key + 1, s, n))) {
     c->misses++;
     int skip = 0;
     if (first) {
@@ -111,9 +109,9 @@ static int line_tokens(const struct llama_vocab *vocab, line_cache *c, const cha
       buf->len = 0;
       gasp_str_append(buf, "\n", 1);
       gasp_str_append(buf, s, n);
-      if (toks_reserve(tmp, (int)buf->len + 16)) return -1;
-      tmp->n = llama_tokenize(vocab, buf->data, (int32_t)buf->len, tmp->v, tmp->cap, false, false);
-      if (tmp->n < 2 || tmp->v[0] != c->nl[0] || tmp->v[1] != c->nl[1]) return -1;
+      if (tokenize_as(vocab, buf->data, buf->len, 0, tmp) || tmp->n < 2 || tmp->v[0] != c->nl[0] ||
+          tmp->v[1] != c->nl[1])
+        return -1;
       skip = 2;
     }
     char *key = malloc(n + 1);
@@ -122,7 +120,7 @@ static int line_tokens(const struct llama_vocab *vocab, line_cache *c, const cha
       free(key), free(v);
       return -1;
     }
-    key[0] = first ? 1 : 0;
+    key[0] = (char)first;
     memcpy(key + 1, s, n);
     memcpy(v, tmp->v + skip, (size_t)(tmp->n - skip) * sizeof *v);
     free(e->key), free(e->v);
