@@ -39,20 +39,21 @@ for T in ${TARGETS:-ptx-sm90 gfx1030 gfx900 gfx1100 r300}; do
     # limit then loses some of every slice rather than the suite's last tasks. Here (2 cores, s19, gfx1030, 10
     # samples, 2026-12-07): L1 33.6 and 30.9 s with one process of 2 threads, 22.8 and 21.7 s with SHARDS=2 of one
     # thread; L2 92.1 s and 87.0 s; the same records either way (each sample's seed is its own).
-    ns=${SHARDS:-1}
-    if [ "$ns" -le 1 ]; then
+    # one process (no SHARDS) writes eval-T.jsonl itself with THREADS as given
+    ns=${SHARDS:-1} pids=""
+    for i in $(seq 0 $(( ns - 1 ))); do
+      o=$OUT/eval-$T.jsonl shard="" th=${THREADS:-}
+      if [ "$ns" -gt 1 ]; then
+        o=$OUT/eval-$T.s$i.jsonl shard="--shard $i/$ns" th=$(( ${THREADS:-$(nproc)} / ns ))
+        [ "$th" -ge 1 ] || th=1
+      fi
       timeout $lim "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
-        --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL $lv ${THREADS:+--threads $THREADS} --no-time -q --resume -o "$OUT/eval-$T.jsonl" >/dev/null 2>&1
-    else
-      th=$(( ${THREADS:-$(nproc)} / ns )); [ "$th" -ge 1 ] || th=1
-      pids=""
-      for i in $(seq 0 $(( ns - 1 ))); do
-        timeout $lim "$G" bench --target "$T" --model "$M" --grammar $g --samples $S --temperature 0.7 \
-          --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL $lv --threads $th --shard $i/$ns --no-time -q \
-          --resume -o "$OUT/eval-$T.s$i.jsonl" >/dev/null 2>&1 &
-        pids="$pids $!"
-      done
-      for p in $pids; do wait "$p"; done
+        --top-p 0.95 --max-tokens ${MAXTOK:-1024} --gpu-layers $GL $lv ${th:+--threads $th} $shard --no-time -q --resume \
+        -o "$o" >/dev/null 2>&1 &
+      pids="$pids $!"
+    done
+    for p in $pids; do wait "$p"; done
+    if [ "$ns" -gt 1 ]; then
       ins=""; [ -s "$OUT/eval-$T.jsonl" ] && ins="$OUT/eval-$T.jsonl"
       for i in $(seq 0 $(( ns - 1 ))); do [ -s "$OUT/eval-$T.s$i.jsonl" ] && ins="$ins $OUT/eval-$T.s$i.jsonl"; done
       [ -n "$ins" ] && "$G" merge -q $ins -o "$OUT/eval-$T.jsonl"
