@@ -152,6 +152,8 @@ int gasp_corpus_arb_program(const gasp_map *m, const gasp_task *t, int vertex, g
 /* A snippet task's PTX snippet from its map expression (corpus_ptx.c): 0 and the text appended to s, or -1
  * when the expression has no snippet form (strided reads, group forms, loops). */
 int gasp_corpus_ptx_snippet(const gasp_map *m, const gasp_task *t, gasp_str *s);
+/* A literal node as PTX writes it: 0fXXXXXXXX (f32), 0dXXXXXXXXXXXXXXXX (f64), or the integer */
+void gasp_corpus_ptx_lit(const gasp_map_node *n, char *out, size_t cap);
 
 /* ---- other wordings of a generated snippet task (corpus_reword.c) ---- */
 /* Fills w with a shallow copy of t worded as variant k (1, 2, ...): another description form than the

@@ -42,7 +42,7 @@ static int new_reg(px_ctx *c, gasp_map_type t, char *name, size_t cap) {
 /* The operand text of node id: a parameter register, a literal, or a temporary holding its value. */
 static void px_node(px_ctx *c, int id, char *out, size_t cap);
 
-static void lit(const gasp_map_node *n, char *out, size_t cap) {
+void gasp_corpus_ptx_lit(const gasp_map_node *n, char *out, size_t cap) {
   if (n->type == GASP_MT_F32) {
     float f = (float)n->lit;
     uint32_t u;
@@ -150,7 +150,7 @@ static void px_node(px_ctx *c, int id, char *out, size_t cap) {
     return;
   }
   if (n->op == GASP_MOP_LIT) {
-    lit(n, out, cap);
+    gasp_corpus_ptx_lit(n, out, cap);
     return;
   }
   if (n->op == GASP_MOP_AT || gasp_map_is_group(n->op) || n->op == GASP_MOP_LOOP || n->op == GASP_MOP_ACC) {

@@ -61,16 +61,7 @@ static void const_gloss(const gasp_map *m, gasp_str *s) {
       /* the decimal is the value (0.25, 3): nothing to gloss; read in more precision than a double, so that a
        * double's 0.1 counts as inexact too */
       if (strtold(num, NULL) == (long double)l->lit) continue;
-      if (f32) {
-        float f = (float)l->lit;
-        uint32_t b;
-        memcpy(&b, &f, sizeof b);
-        snprintf(hex, sizeof hex, "0f%08X", b);
-      } else {
-        uint64_t b;
-        memcpy(&b, &l->lit, sizeof b);
-        snprintf(hex, sizeof hex, "0d%016llX", (unsigned long long)b);
-      }
+      gasp_corpus_ptx_lit(l, hex, sizeof hex);
       gasp_str_printf(s, " (one rounded %s %s the %s nearest to %s, %s)", f32 ? "single-precision" : "double-precision",
                       what, f32 ? "float" : "double", num, hex);
       return;
