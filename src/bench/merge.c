@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/util.h"
+#include "results.h"
 
 typedef struct {
   char *line;
@@ -100,7 +101,7 @@ int gasp_merge_add(gasp_merge *m, const char *name, const char *data, size_t len
         r->sample = (int)json_integer_value(json_object_get(o, "sample"));
         r->turn = (int)json_integer_value(json_object_get(o, "turn"));
         r->infra = json_is_true(json_object_get(o, "infra_error"));
-        r->grammar = json_is_true(json_object_get(o, "grammar"));
+        r->grammar = gasp_record_grammar_of(o);
         m->n++;
       }
       json_decref(o);

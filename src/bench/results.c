@@ -30,6 +30,11 @@ static json_t *text_value(const char *p, size_t len) {
 
 static json_t *num_or_null(double v, int have) { return have ? json_real(v) : json_null(); }
 
+int gasp_record_grammar_of(const json_t *o) {
+  if (!json_is_true(json_object_get(o, "grammar"))) return 0;
+  return json_is_true(json_object_get(o, "monitor")) ? 2 : 1;
+}
+
 char *gasp_record_to_json(const gasp_record *r) {
   json_t *o = json_object();
   json_object_set_new(o, "task", text_value(r->task, 0));
@@ -91,6 +96,7 @@ char *gasp_record_to_json(const gasp_record *r) {
     json_object_set_new(o, "tokens_per_s", json_real(r->tokens_per_s));
   }
   json_object_set_new(o, "grammar", json_boolean(r->grammar));
+  if (r->grammar == 2) json_object_set_new(o, "monitor", json_true());
   if (r->parsed >= 0) json_object_set_new(o, "parsed", json_boolean(r->parsed));
   if (r->truncated) json_object_set_new(o, "truncated", json_true());
   if (r->nlogprobs) {
@@ -173,7 +179,7 @@ int gasp_rows_load(const char *path, gasp_rows *rows, char *err, size_t errcap) 
     r->seed = (uint64_t)json_integer_value(json_object_get(o, "seed"));
     r->infra_error = json_is_true(json_object_get(o, "infra_error"));
     r->rewrites = (int)json_integer_value(json_object_get(o, "rewrites"));
-    r->grammar = json_is_true(json_object_get(o, "grammar"));
+    r->grammar = gasp_record_grammar_of(o);
     json_t *pj = json_object_get(o, "parsed");
     r->parsed = pj ? json_is_true(pj) : -1;
     r->truncated = json_is_true(json_object_get(o, "truncated"));
@@ -321,7 +327,7 @@ int gasp_results_read_record(const char *path, const char *task, const char *tar
     const char *s;
 #define SAME(k, v) ((s = json_string_value(json_object_get(o, k))) && !strcmp(s, v))
     if (SAME("task", task) && SAME("target", target) && SAME("backend", backend) && SAME("model", model) &&
-        SAME("variant", variant) && json_is_true(json_object_get(o, "grammar")) == (grammar != 0) &&
+        SAME("variant", variant) && gasp_record_grammar_of(o) == grammar &&
         json_integer_value(json_object_get(o, "sample")) == sample &&
         (uint64_t)json_integer_value(json_object_get(o, "seed")) == seed &&
         json_integer_value(json_object_get(o, "turn")) == turn && !json_is_true(json_object_get(o, "infra_error"))) {

@@ -12,6 +12,10 @@
 
 /* Serialises a record as one line of JSON (no trailing newline). Caller frees. */
 char *gasp_record_to_json(const gasp_record *r);
+/* A result line's decoding configuration as gasp_record.grammar has it (0, 1 or 2) from its "grammar" and
+ * "monitor" members (o: a jansson object). */
+struct json_t;
+int gasp_record_grammar_of(const struct json_t *o);
 
 /* Appends one record and flushes it to disk (fsync). Returns 0 or -1. */
 int gasp_results_append(FILE *f, const gasp_record *r);
@@ -26,7 +30,8 @@ typedef struct {
   int gpu_ran;
   int infra_error;
   int rewrites;
-  int grammar;   /* decoded under the target's grammar (part of the configuration and the resume key) */
+  int grammar;   /* decoded under the target's grammar: 1, and its decoding monitor as well: 2 (written as "grammar"
+                  * and "monitor"; part of the configuration and the resume key) */
   int parsed;    /* our parser accepted the extracted code: 1, 0, or -1 when not known */
   int truncated; /* generation hit max tokens */
   uint64_t seed;

@@ -129,7 +129,7 @@ void gasp_summary_print(const gasp_rows *rows, int k, FILE *out) {
           sub.rows[sub.count++] = rows->rows[j];
         }
       fprintf(out, "== %s / %s %s / %s%s\n", rows->rows[i].target, rows->rows[i].backend, rows->rows[i].model,
-              rows->rows[i].variant, rows->rows[i].grammar ? " / grammar" : "");
+              rows->rows[i].variant, rows->rows[i].grammar == 2 ? " / grammar+monitor" : rows->rows[i].grammar ? " / grammar" : "");
       level_table(&sub, k, out, b);
       fprintf(out, "\n");
     }

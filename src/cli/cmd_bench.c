@@ -12,12 +12,19 @@
 #include "../bench/sched.h"
 #include "../bench/stats.h"
 #include "../core/util.h"
+#include "../grammar/monitor.h"
 #include "../llm/backend.h"
 #include "../prompt/prompt.h"
 #include "cli.h"
 #include "common.h"
 
 void cli_print_verdict(const gasp_record *rec, FILE *out);
+
+/* The decoding configuration a record carries (gasp_record.grammar): the monitor counts where the target has
+ * monitors, so that a run on a target without any is the same configuration as one with --monitor off. */
+static int config_grammar(const gasp_backend *b, const gasp_target *t) {
+  return b->grammar ? 1 + (b->monitor && gasp_monitor_target_has(t)) : 0;
+}
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int s) {
@@ -142,7 +149,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
   char *prev_answer = NULL, *failure = NULL;
   if (it->first_turn > 0) {
     gasp_record prev;
-    if (gasp_results_read_record(it->prev_from, task->id, t->name, b->name, b->model, c->variant, b->grammar, s,
+    if (gasp_results_read_record(it->prev_from, task->id, t->name, b->name, b->model, c->variant, config_grammar(b, t), s,
                                  (uint64_t)c->seed, it->first_turn - 1, &prev) == 0) {
       prev_answer = gasp_strdup(prev.answer ? prev.answer : "");
       failure = gasp_record_describe_failure(&prev);
@@ -158,7 +165,7 @@ static int bench_run_item(void *vc, gasp_sched_worker *w, size_t item) {
     gasp_strlcpy(rec.backend, b->name, sizeof rec.backend);
     gasp_strlcpy(rec.model, b->model, sizeof rec.model);
     gasp_strlcpy(rec.variant, c->variant, sizeof rec.variant);
-    rec.grammar = b->grammar;
+    rec.grammar = config_grammar(b, t);
     rec.sample = s;
     rec.turn = turn;
     /* inputs depend on the run's seed only, so every sample of a task faces the same trials (and the
@@ -263,7 +270,7 @@ int cmd_bench(int argc, char **argv) {
       max_tokens = 2048, retries = 3, quiet = 0, repair = 0, rewrite = 0, workers = 0, per_gpu = 0, mpi = 0,
       endpoint_limit = 0, request_timeout = 300, parallel = 0, gpu_layers = 0, ctx = 0, logprobs = 0, top_k = 0, kv_split = 0,
       threads = 0, allow_hazards = 0, lanes = 0;
-  const char *grammar = "off";
+  const char *grammar = "off", *monitor = "on";
   double temperature = 0.2, top_p = 0.95, min_p = 0;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", CLI_TARGET_HELP, &target},
@@ -282,6 +289,10 @@ int cmd_bench(int argc, char **argv) {
       {"model", 'm', OPT_STR, "M", "llama backend: the GGUF file (default $GASP_MODEL, else the shipped model); "
                                    "none: no model (reference backend); openai backend: model name", &model},
       {"grammar", 0, OPT_STR, "on|off", "llama backend: decode under the target's GBNF grammar (default off)", &grammar},
+      {"monitor", 0, OPT_STR, "on|off", "llama backend with --grammar on: decode under the target's decoding monitor "
+                                        "as well (PTX snippets: a register read only after a line wrote it, the answer "
+                                        "ended only once every input was read and every output written; default on)",
+       &monitor},
       {"parallel", 0, OPT_INT, "N", "llama backend: samples of one prompt decoded together in one batch (default: "
                                     "all samples, at most 32)", &parallel},
       {"gpu-layers", 0, OPT_INT, "N", "llama backend: layers offloaded to the GPU (-1 all; default 0)", &gpu_layers},
@@ -408,6 +419,10 @@ int cmd_bench(int argc, char **argv) {
     gasp_cli_error("bench", "--grammar must be on or off");
     return GASP_EXIT_USAGE;
   }
+  if (strcmp(monitor, "on") && strcmp(monitor, "off")) {
+    gasp_cli_error("bench", "--monitor must be on or off");
+    return GASP_EXIT_USAGE;
+  }
   if (!backends.n) backends.v[backends.n++] = cli_default_backend(model);
   /* the llama backend decodes a task's samples together in one batch, with threads (and maybe a CUDA context)
    * that a forked worker would not have: it keeps to one worker per process; more processes via --shard/--mpi */
@@ -439,6 +454,7 @@ int cmd_bench(int argc, char **argv) {
   bo.n_ctx = ctx;
   bo.parallel = parallel > 0 ? parallel : (samples < 32 ? samples : 32);
   bo.grammar = !strcmp(grammar, "on");
+  bo.monitor = !strcmp(monitor, "on");
   bo.logprobs = logprobs;
   bo.threads = threads;
   bo.endpoint_limit = endpoint_limit;
@@ -511,10 +527,10 @@ int cmd_bench(int argc, char **argv) {
         if (resume) {
           /* the last recorded turn, in the results file or (under MPI) this rank's part */
           int c0 = 0, c1 = 0;
-          int l0 = gasp_rows_last_turn(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, bk[bi]->grammar,
+          int l0 = gasp_rows_last_turn(&done, task->id, t->name, bk[bi]->name, bk[bi]->model, variant, config_grammar(bk[bi], t),
                                        s, (uint64_t)seed, &c0);
           int l1 = gasp_rows_last_turn(&done_part, task->id, t->name, bk[bi]->name, bk[bi]->model, variant,
-                                       bk[bi]->grammar, s, (uint64_t)seed, &c1);
+                                       config_grammar(bk[bi], t), s, (uint64_t)seed, &c1);
           int last = l1 > l0 ? l1 : l0, lcls = l1 > l0 ? c1 : c0;
           int open_chain = last >= 0 && last < repair && lcls != GASP_CLASS_PASS && lcls != GASP_CLASS_SKIPPED &&
                            lcls != GASP_CLASS_ERROR;

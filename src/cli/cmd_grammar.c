@@ -6,17 +6,20 @@
 #include "common.h"
 #include "../core/util.h"
 #include "../grammar/grammar.h"
+#include "../grammar/monitor.h"
 
 int cmd_grammar(int argc, char **argv) {
-  const char *target = NULL, *task_id = NULL, *form = NULL, *match = NULL;
+  const char *target = NULL, *task_id = NULL, *form = NULL, *match = NULL, *monitor = NULL;
   gasp_opt opts[] = {
       {"target", 't', OPT_STR, "T", "the target: ptx-sm90, ptx-sm89, gfx900, gfx1030 or gfx1100 (the targets with a grammar)", &target},
       {"task", 0, OPT_STR, "ID", "the task whose answers the grammar describes", &task_id},
       {"form", 0, OPT_STR, "FILE", "print the PTX in FILE rewritten into the grammar's form instead", &form},
       {"match", 0, OPT_STR, "FILE", "check whether FILE (a whole answer, fence included) is in the grammar's "
                                     "language (llama.cpp's engine); exit 0 yes, 1 no", &match},
+      {"monitor", 0, OPT_STR, "FILE", "check FILE (a whole answer) against the decoding monitor's rules instead; "
+                                      "exit 0 none broken, 1 broken", &monitor},
       {0}};
-  gasp_cmd_spec spec = {"grammar", "--target T --task ID [--form FILE | --match FILE]",
+  gasp_cmd_spec spec = {"grammar", "--target T --task ID [--form FILE | --match FILE | --monitor FILE]",
                         "Print the GBNF grammar (llama.cpp's format) of well-formed answers to a task.",
                         "The grammar is generated from the target's ISA description and shaped by the task: a snippet\n"
                         "task gets instruction lines over the scaffold's registers, a kernel task a whole module with\n"
@@ -24,7 +27,10 @@ int cmd_grammar(int argc, char **argv) {
                         "--form rewrites PTX (nvcc's, or any) into the grammar's spelling: its declarations, registers\n"
                         "renamed in order of first use, labels L1, L2, ...; the reference answers (and so the corpus\n"
                         "a model is trained on) are written this way. --match reports the first byte the grammar\n"
-                        "refuses, as line:column.",
+                        "refuses, as line:column. --monitor reports the first byte the decoding monitor refuses\n"
+                        "(a PTX snippet: a register read before any line wrote it, or the fence closed before every\n"
+                        "input was read and every output written), with the rule; bench --monitor on decodes under\n"
+                        "both the grammar and these rules.",
                         opts};
   const char *pos[1];
   int npos;
@@ -53,7 +59,7 @@ int cmd_grammar(int argc, char **argv) {
   gasp_diags_init(&d);
   char *g = t->grammar(t, task, &d);
   int code = GASP_EXIT_OK;
-  const char *file = form ? form : match;
+  const char *file = form ? form : match ? match : monitor;
   char *text = NULL;
   size_t len = 0;
   if (g && file && gasp_read_file(file, 16u << 20, &text, &len)) {
@@ -64,6 +70,21 @@ int cmd_grammar(int argc, char **argv) {
     if (out) fputs(out, stdout);
     else cli_print_diags(&d, file, stderr), code = GASP_EXIT_FAIL;
     free(out);
+  } else if (g && monitor) {
+    gasp_monitor *m = gasp_monitor_new(t, task);
+    const char *why = NULL;
+    long at = m ? gasp_monitor_check(m, text, len, &why) : -1;
+    if (!m) {
+      printf("%s: no monitor for task '%s' on %s (PTX snippet tasks only)\n", file, task->id, t->name);
+    } else if (at < 0) {
+      printf("%s: breaks none of the monitor's rules\n", file);
+    } else {
+      int line = 1, col = 1;
+      for (long i = 0; i < at; i++) text[i] == '\n' ? (line++, col = 1) : col++;
+      printf("%s:%d:%d: the monitor refuses this character: the answer %s\n", file, line, col, why ? why : "?");
+      code = GASP_EXIT_FAIL;
+    }
+    gasp_monitor_free(m);
   } else if (g && match) {
     size_t at = 0;
     int m = gasp_grammar_match(g, text, &at);

@@ -62,6 +62,7 @@ typedef struct {
   int n_ctx;            /* context for the prompt (0: 4096); generation room is added per parallel sequence */
   int parallel;         /* sequences decoded together in one batch (0: 1) */
   int grammar;          /* decode under the target's GBNF grammar */
+  int monitor;          /* llama, with grammar: also under the target's decoding monitor (src/grammar/monitor.h) */
   int logprobs;         /* record token log-probabilities */
   int threads;          /* CPU threads (0: all cores) */
   int grammar_cache_mb; /* llama: memory for cached grammar masks, MiB (0: 64; negative: none, every mask computed) */
@@ -89,6 +90,8 @@ typedef struct {
   long masks;              /* tokens drawn under a grammar: each needs the mask of allowed tokens */
   long mask_hits;          /* of those, masks found in the cache */
   long allowed;            /* the tokens those masks allowed, summed (the draws' candidates) */
+  long monitor_refused;    /* of those, tokens the decoding monitor took away */
+  long monitor_open;       /* draws where the monitor refused every allowed token and was overruled (a dead end) */
   int lanes;               /* lanes whose totals these are: their phases overlap in time */
   long cache_entries;      /* masks cached now, and their memory */
   size_t cache_bytes;
@@ -110,6 +113,7 @@ struct gasp_backend {
   void (*close)(gasp_backend *b);
   void (*stats)(gasp_backend *b, gasp_gen_stats *out); /* optional (NULL): where the time went */
   int grammar;          /* answers are decoded under a grammar (recorded in results) */
+  int monitor;          /* and under a decoding monitor where the target has one for the task (recorded) */
 };
 
 void gasp_answer_free(gasp_answer *a);

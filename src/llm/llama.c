@@ -31,6 +31,7 @@
 #include "backend.h"
 #include "fjpool.h"
 #include "grammar_cache.h"
+#include "../grammar/monitor.h"
 #include "llama.h"
 #include "sample.h"
 
@@ -56,6 +57,10 @@ typedef struct {
   lane lanes[MAX_LANES];
   int nlanes;
   int parallel, threads, logprobs, prompt_ctx, grammar;
+  int monitor;                 /* decode under the target's monitor as well (gasp_backend_opts.monitor) */
+  gasp_monitor *mon;           /* the monitor of cache_task (NULL: none for it) */
+  char *pieces;                /* every token's text, for the monitor: piece_at[v] .. piece_at[v + 1] */
+  int *piece_at;
   int kv_split;                /* a KV stream per sequence (gasp_backend_opts.kv_split) */
   int grammar_serial;          /* the grammar's phases after the wait, not beside the GPU (gasp_backend_opts) */
   /* answers decoded ahead for the next samples of the same prompt */
@@ -146,6 +151,9 @@ static void llama_close(gasp_backend *b) {
   }
   gasp_gcache_free(s->gcache);
   free(s->grammar_text);
+  gasp_monitor_free(s->mon);
+  free(s->pieces);
+  free(s->piece_at);
   if (s->model) llama_model_free(s->model);
   free(s);
   b->state = NULL;
@@ -224,6 +232,8 @@ typedef struct {
   gasp_sampler smp;
   gasp_sample_buf buf;     /* the sampler's scratch */
   gasp_gstate *grammar;
+  gasp_mstate *mon;        /* the decoding monitor's position (NULL: none) */
+  int refused, opened;     /* this draw: allowed tokens the monitor took away; 1 when it was overruled */
   gasp_str text;
   gasp_tok_logprob *lp;
   int nlp, caplp;
@@ -263,6 +273,10 @@ static void phase_a(void *c, int i) {
   step_ctx *k = c;
   seq_state *q = k->run[i];
   if (q->tok >= 0) gasp_gstate_accept(q->grammar, q->tok);
+  if (q->tok >= 0 && q->mon) {
+    const llama_state *s = k->s;
+    gasp_mstate_accept(q->mon, s->pieces + s->piece_at[q->tok], (size_t)(s->piece_at[q->tok + 1] - s->piece_at[q->tok]));
+  }
 }
 
 static void phase_g(void *c, int i) {
@@ -308,6 +322,21 @@ static void phase_t(void *c, int i) {
       int v = (int)(w * 64 + (unsigned)__builtin_ctzll(m));
       q->aid[q->nallow] = v, q->alog[q->nallow++] = q->logits[v];
     }
+  q->refused = q->opened = 0;
+  if (!q->mon) return;
+  /* the monitor's rules on each allowed token's text; when it refuses them all (a path the grammar allows but
+   * no rule-abiding answer continues, as a source operand that only an unwritten register fits) it is
+   * overruled for this draw rather than ending the answer */
+  const llama_state *s = k->s;
+  int kept = 0;
+  for (int j = 0; j < q->nallow; j++) {
+    int v = q->aid[j];
+    if (gasp_mstate_allows(q->mon, s->pieces + s->piece_at[v], (size_t)(s->piece_at[v + 1] - s->piece_at[v]), NULL))
+      q->aid[kept] = v, q->alog[kept++] = q->alog[j];
+  }
+  /* kept == 0 wrote nothing: the list is as the grammar left it */
+  if (kept) q->refused = q->nallow - kept, q->nallow = kept;
+  else q->opened = q->nallow > 0;
 }
 
 static void phase_s(void *c, int i) {
@@ -460,6 +489,10 @@ static int decode_batch(llama_state *s, lane *ln, const gasp_task *task, const c
       gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for the grammar of task '%s'", task->id);
       rc = -1;
     }
+    if (qs[q].grammar && s->mon && !(qs[q].mon = gasp_mstate_new(s->mon)) && !rc) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for the monitor of task '%s'", task->id);
+      rc = -1;
+    }
   }
   for (int q = 0; q < n && !rc; q++) {
     if (gasp_sample_buf_reserve(&qs[q].buf, nv)) rc = -1;
@@ -493,7 +526,10 @@ static int decode_batch(llama_state *s, lane *ln, const gasp_task *task, const c
     if (s->gcache && !ahead) grammar_ahead(&sc, qs, n);
     if (s->gcache) timed_run(ln->pool, sc.nrun, phase_t, &sc, &st->gcheck_s);
     timed_run(ln->pool, sc.nrun, phase_s, &sc, &st->sample_s);
-    for (int i = 0; s->gcache && i < sc.nrun; i++) st->allowed += run[i]->nallow;
+    for (int i = 0; s->gcache && i < sc.nrun; i++) {
+      st->allowed += run[i]->nallow + run[i]->refused;
+      st->monitor_refused += run[i]->refused, st->monitor_open += run[i]->opened;
+    }
     if (s->logprobs) timed_run(ln->pool, sc.nrun, phase_l, &sc, &st->sample_s);
     st->steps++;
     st->tokens += sc.nrun;
@@ -563,6 +599,7 @@ static int decode_batch(llama_state *s, lane *ln, const gasp_task *task, const c
     gasp_str_free(&qs[q].text);
     free(qs[q].lp);
     gasp_gstate_free(qs[q].grammar);
+    gasp_mstate_free(qs[q].mon);
   }
   free(qs);
   return rc;
@@ -623,6 +660,24 @@ static int decode_lanes(llama_state *s, const gasp_task *task, const char *promp
   return rc;
 }
 
+/* Every token's text, once, for the monitor (which reads the text of every allowed token at every draw). */
+static int pieces_build(llama_state *s) {
+  int nv = llama_vocab_n_tokens(s->vocab);
+  gasp_str all;
+  gasp_str_init(&all);
+  s->piece_at = malloc(((size_t)nv + 1) * sizeof *s->piece_at);
+  if (!s->piece_at) return -1;
+  for (int v = 0; v < nv; v++) {
+    char buf[256];
+    int k = llama_token_to_piece(s->vocab, v, buf, sizeof buf, 0, false);
+    s->piece_at[v] = (int)all.len;
+    if (k > 0) gasp_str_append(&all, buf, (size_t)k);
+  }
+  s->piece_at[nv] = (int)all.len;
+  s->pieces = gasp_str_take(&all);
+  return s->pieces ? 0 : -1;
+}
+
 static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task *task, const char *prompt,
                           const gasp_gen_params *p, int sample, gasp_answer *out, gasp_diags *d) {
   llama_state *s = b->state;
@@ -662,6 +717,15 @@ static int llama_generate(gasp_backend *b, const gasp_target *t, const gasp_task
     }
     gasp_strlcpy(s->cache_task, task->id, sizeof s->cache_task);
     s->cache_target = t;
+    gasp_monitor_free(s->mon);
+    s->mon = s->monitor ? gasp_monitor_new(t, task) : NULL;
+    if (s->mon && !s->pieces && pieces_build(s)) {
+      gasp_diags_add(d, GASP_SEV_ERROR, GASP_CLASS_ERROR, 0, 0, "out of memory for the vocabulary's texts");
+      gasp_monitor_free(s->mon);
+      s->mon = NULL;
+      s->cache_task[0] = 0;
+      return -1;
+    }
   }
   if (s->gcache && s->gcache_cold) gasp_gcache_clear(s->gcache);
   /* a repair turn's prompt quotes its own sample's failure: nothing to share, and the samples decoded
@@ -785,6 +849,7 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   s->grammar_serial = o->grammar_serial;
   s->logprobs = o->logprobs;
   s->grammar = o->grammar;
+  s->monitor = o->grammar && o->monitor;
   s->prompt_ctx = o->n_ctx > 0 ? o->n_ctx : PROMPT_CTX_DEFAULT;
   /* by default two when the model runs on a GPU and a batch is big enough to share: on the H200, 32 sequences
    * in two lanes gave 12-13x one sequence's rate where one lane gave 8.4-9.8x (docs/measurements-h200.md); on
@@ -810,5 +875,6 @@ gasp_backend *gasp_backend_llama_open(const gasp_backend_opts *o, char *err, siz
   b->close = llama_close;
   b->stats = llama_stats;
   b->grammar = o->grammar;
+  b->monitor = o->grammar && o->monitor;
   return b;
 }
