@@ -11,7 +11,7 @@
 #include "common.h"
 
 typedef struct {
-  int parallel, grammar, cache_mb, serial, lanes, tokens, seqs, truncated;
+  int parallel, grammar, cache_mb, serial, monitor, lanes, tokens, seqs, truncated;
   double seconds;
   int have_stats;
   gasp_gen_stats st;   /* the measured rounds' share of the backend's totals */
@@ -19,7 +19,7 @@ typedef struct {
 
 /* One configuration's backend, opened for the whole run: the configurations take turns round by round, so a
  * drift of the machine (clocks, other load) falls on all of them alike instead of on whichever ran last. */
-static gasp_backend *open_config(const char *model, int parallel, int grammar, int cache_mb, int serial, int cold,
+static gasp_backend *open_config(const char *model, int parallel, int grammar, int cache_mb, int serial, int monitor, int cold,
                                  int kv_split, int lanes, int gpu_layers, int threads, speed_row *row, char *err, size_t cap) {
   gasp_backend_opts bo = {0};
   bo.model = model;
@@ -31,12 +31,14 @@ static gasp_backend *open_config(const char *model, int parallel, int grammar, i
   bo.grammar_cache_cold = cold;
   bo.kv_split = kv_split;
   bo.grammar_serial = serial;
+  bo.monitor = monitor;
   bo.lanes = lanes;
   memset(row, 0, sizeof *row);
   row->parallel = parallel;
   row->grammar = grammar;
   row->cache_mb = grammar ? cache_mb : 0;
   row->serial = grammar && serial;
+  row->monitor = grammar && monitor;
   row->lanes = lanes;
   return gasp_backend_open("llama", &bo, err, cap);
 }
@@ -73,11 +75,11 @@ static int run_round(gasp_backend *b, const gasp_target *t, const gasp_task *tas
 }
 
 static const char *row_name(const speed_row *r) {
-  return !r->grammar ? "off" : !r->cache_mb ? "on/nocache" : r->serial ? "on/serial" : "on";
+  return !r->grammar ? "off" : !r->cache_mb ? "on/nocache" : r->serial ? "on/serial" : r->monitor ? "on+monitor" : "on";
 }
 
 static int same_config(const speed_row *a, const speed_row *b) {
-  return a->grammar == b->grammar && a->cache_mb == b->cache_mb && a->serial == b->serial;
+  return a->grammar == b->grammar && a->cache_mb == b->cache_mb && a->serial == b->serial && a->monitor == b->monitor;
 }
 
 /* Milliseconds per step in each phase (the prompts' decodes spread over the steps); "other" is the rest of
@@ -114,9 +116,11 @@ int cmd_genspeed(int argc, char **argv) {
       {"task", 0, OPT_STR, "ID", "the task whose prompt is decoded (default vector_add)", &task_id},
       {"parallel", 0, OPT_INT, "N", "the many-sequence case (default 32; 1 is always measured)", &parallel},
       {"tokens", 0, OPT_INT, "N", "tokens per sequence at most (default 256)", &tokens},
-      {"grammar", 0, OPT_STR, "on|off|both|all",
-       "with and/or without the grammar (default both); all adds the grammar without its mask cache and the grammar "
-       "with its phases after the wait for the logits (serial) instead of beside the GPU", &grammar},
+      {"grammar", 0, OPT_STR, "on|off|both|monitor|all",
+       "with and/or without the grammar (default both; the grammar's rows without the decoding monitor); monitor: the "
+       "grammar with and without the monitor (it checks PTX snippet tasks: --task clamp_f32); all adds the grammar "
+       "without its mask cache, the grammar with its phases after the wait for the logits (serial) instead of beside "
+       "the GPU, and the monitor", &grammar},
       {"grammar-cache", 0, OPT_INT, "MB", "memory for cached grammar masks (default 64; 0: none)", &cache_mb},
       {"cold", 0, OPT_FLAG, NULL, "forget the cached masks before each round, as a bench's next task starts", &cold},
       {"rounds", 0, OPT_INT, "N", "measured rounds after one warm-up round (default 2)", &rounds},
@@ -154,11 +158,11 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_cli_error("genspeed", "--model M.gguf (or GASP_MODEL, or the shipped models/gasp-small.gguf) is required");
     return GASP_EXIT_USAGE;
   }
-  int all = !strcmp(grammar, "all");
-  int gon = all || !strcmp(grammar, "on") || !strcmp(grammar, "both"),
+  int all = !strcmp(grammar, "all"), gmon = all || !strcmp(grammar, "monitor");
+  int gon = all || gmon || !strcmp(grammar, "on") || !strcmp(grammar, "both"),
       goff = all || !strcmp(grammar, "off") || !strcmp(grammar, "both");
   if (!gon && !goff) {
-    gasp_cli_error("genspeed", "--grammar must be on, off, both or all");
+    gasp_cli_error("genspeed", "--grammar must be on, off, both, monitor or all");
     return GASP_EXIT_USAGE;
   }
   if (parallel < 1 || parallel > 64 || tokens < 1 || rounds < 1 || cache_mb < 0 || lanes < 1 || lanes > 4) {
@@ -175,19 +179,22 @@ int cmd_genspeed(int argc, char **argv) {
     gasp_taskset_free(&ts);
     return GASP_EXIT_USAGE;
   }
-  speed_row rows[12];
-  gasp_backend *bs[12] = {0};
-  gasp_gen_stats warm[12];
+  speed_row rows[15];
+  gasp_backend *bs[15] = {0};
+  gasp_gen_stats warm[15];
   int n = 0, ps[2] = {1, parallel};
   char err[512];
-  /* configurations: grammar off; on without the mask cache (all only); on with it, serial (all only); on */
-  int cfg_grammar[4] = {0, 1, 1, 1}, cfg_cache[4] = {0, 0, cache_mb, cache_mb}, cfg_serial[4] = {0, 0, 1, 0};
+  /* configurations: grammar off; on without the mask cache (all only); on with it, serial (all only); on; on with
+   * the monitor (monitor, all) */
+  int cfg_grammar[5] = {0, 1, 1, 1, 1}, cfg_cache[5] = {0, 0, cache_mb, cache_mb, cache_mb}, cfg_serial[5] = {0, 0, 1, 0, 0},
+      cfg_monitor[5] = {0, 0, 0, 0, 1};
   rc = 0;
-  for (int g = 0; g < 4 && !rc; g++) {
-    if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !all) || (g == 3 && !gon)) continue;
+  for (int g = 0; g < 5 && !rc; g++) {
+    if ((g == 0 && !goff) || (g == 1 && (!all || !cache_mb)) || (g == 2 && !all) || (g == 3 && !gon) || (g == 4 && !gmon))
+      continue;
     /* 1 sequence; N in one lane; N in `lanes` lanes beside it */
     for (int k = 0; k < (parallel > 1 ? (lanes > 1 ? 3 : 2) : 1) && !rc; k++) {
-      bs[n] = open_config(model, ps[k > 0], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cold, kv_split, k == 2 ? lanes : 1,
+      bs[n] = open_config(model, ps[k > 0], cfg_grammar[g], cfg_cache[g], cfg_serial[g], cfg_monitor[g], cold, kv_split, k == 2 ? lanes : 1,
                           gpu_layers, threads, &rows[n], err, sizeof err);
       if (!bs[n]) rc = -1;
       else n++;
