@@ -278,13 +278,11 @@ static void gen_positive(inst *x, rng *r) {
 /* A snippet's registers are named after its parameters (%ax in PTX; v2.. in order on AMD), so names and counts
  * vary: a model trained on a, b, c -> d alone writes d and v3..v5 whatever the prompt says (seen on the
  * benchmark's dot3, whose six inputs put the result in v8). None of these names is a PTX special register, a
- * temporary of the reference snippets (%t1, %t2, ..., %p<k>), the size parameter n or a C keyword. t itself is one
- * (the last set): no set had it, and s19 never wrote the benchmark lerp_f32's %t, not even with the fence refused
- * until it did (tools/train/README.md, "The twenty-first run"). */
+ * temporary of the reference snippets (%t<k>, %p<k>), the size parameter n or a C keyword. */
 const char *const corpus_name_sets[CORPUS_NAME_SETS][CORPUS_MAXIN] = {
     {"a", "b", "c", "e", "f", "g"} /* the plain names: set 0 */,       {"x", "y", "z", "u", "v", "s"},       {"ax", "ay", "az", "bx", "by", "bz"},
     {"x0", "x1", "x2", "x3", "x4", "x5"}, {"in0", "in1", "in2", "in3", "in4", "in5"}, {"u", "v", "w", "q", "m", "h"},
-    {"src", "lo", "hi", "k", "j", "g"},   {"a", "b", "t", "w", "lo", "hi"}};
+    {"src", "lo", "hi", "k", "j", "g"}};
 const char *const corpus_out_names[CORPUS_OUT_NAMES] = {"d", "r", "y", "res", "out", "o", "dst", "z"};
 
 /* Names the inputs and the result: the plain a, b, c -> d in plain_percent of instances, else a drawn set and a

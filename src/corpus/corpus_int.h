@@ -34,7 +34,7 @@ typedef struct {
 } inst;
 
 /* The snippets' register names (corpus_gen.c): input sets (set 0 the plain a, b, c, ...) and result names */
-#define CORPUS_NAME_SETS 8
+#define CORPUS_NAME_SETS 7
 #define CORPUS_OUT_NAMES 8
 extern const char *const corpus_name_sets[CORPUS_NAME_SETS][CORPUS_MAXIN];
 extern const char *const corpus_out_names[CORPUS_OUT_NAMES];

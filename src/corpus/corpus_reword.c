@@ -82,9 +82,7 @@ int gasp_corpus_reword(const gasp_task *t, int k, int rename, gasp_task *w, gasp
     const char *first = NULL;
     for (int i = 0; i < w->nparams; i++)
       if (w->params[i].role == GASP_ROLE_IN && !first) first = w->params[i].name;
-    /* another first name than the task's: the plain set and the one with t both begin with a */
-    for (int tries = 0; first && tries < CORPUS_NAME_SETS && !strcmp(first, corpus_name_sets[set][0]); tries++)
-      set = (set + 1) % CORPUS_NAME_SETS;
+    if (first && !strcmp(first, corpus_name_sets[set][0])) set = (set + 1) % CORPUS_NAME_SETS;
     for (int i = 0; i < w->nparams; i++)
       if (w->params[i].role == GASP_ROLE_IN) gasp_strlcpy(w->params[i].name, corpus_name_sets[set][j++], sizeof w->params[i].name);
     for (int tries = 0; tries < CORPUS_OUT_NAMES; tries++) {
