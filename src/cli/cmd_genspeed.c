@@ -105,6 +105,11 @@ static void print_breakdown(const speed_row *rows, int n) {
            s->masks ? 100.0 * (double)s->mask_hits / (double)s->masks : 0.0,
            s->masks ? (double)s->allowed / (double)s->masks : 0.0, s->cache_bytes / 1024.0);
   }
+  for (int i = 0; i < n; i++)
+    if (rows[i].monitor && rows[i].have_stats && rows[i].st.masks > 0)
+      printf("monitor      %-10s %-8d: %ld of %ld allowed tokens refused (%.2f a draw), overruled at %ld of %ld draws\n",
+             row_name(&rows[i]), rows[i].parallel, rows[i].st.monitor_refused, rows[i].st.allowed,
+             (double)rows[i].st.monitor_refused / (double)rows[i].st.masks, rows[i].st.monitor_open, rows[i].st.masks);
 }
 
 int cmd_genspeed(int argc, char **argv) {

@@ -91,8 +91,8 @@ static int param_of(const gasp_monitor *m, const char *n, size_t len) {
 }
 
 /* A temporary's class and index ("fd3": the .f64 class, 3), or -1 when n is not one. The longest class prefix
- * wins (%rd before %r). With len < the name's length this reads a prefix: *digits is then what it has. */
-static int temp_of(const char *n, size_t len, int *index, size_t *digits) {
+ * wins (%rd before %r). */
+static int temp_of(const char *n, size_t len, int *index) {
   int best = -1;
   size_t best_len = 0;
   for (int c = 0; c < GASP_GRAMMAR_NCLASSES; c++) {
@@ -106,7 +106,7 @@ static int temp_of(const char *n, size_t len, int *index, size_t *digits) {
     if (n[i] < '0' || n[i] > '9') return -1;
     v = v < 100000 ? v * 10 + (n[i] - '0') : v;
   }
-  *index = v, *digits = len - best_len;
+  *index = v;
   return best;
 }
 
@@ -119,8 +119,7 @@ static int readable(const gasp_mstate *s, const char *n, size_t len) {
   int k = param_of(s->m, n, len);
   if (k >= 0) return readable_param(s, k);
   int idx;
-  size_t dg;
-  int c = temp_of(n, len, &idx, &dg);
+  int c = temp_of(n, len, &idx);
   if (c < 0 || idx >= TEMP_BITS) return 1; /* special registers (%tid.x), names the grammar does not offer */
   return (int)((s->temps[c] >> idx) & 1);
 }
@@ -160,11 +159,10 @@ static int end_name(gasp_mstate *s, const char **why) {
   size_t len = (size_t)s->name_len;
   int dest = s->phase == IN_OPERANDS && s->has_dest && s->operand == 0;
   int k = param_of(s->m, n, len), idx;
-  size_t dg;
   if (dest) {
     if (k >= 0) s->line_written |= 1ull << k;
     else {
-      int c = temp_of(n, len, &idx, &dg);
+      int c = temp_of(n, len, &idx);
       if (c >= 0 && idx < TEMP_BITS) s->line_temps[c] |= 1ull << idx;
     }
     return 1;

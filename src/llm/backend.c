@@ -52,6 +52,7 @@ void gasp_gen_stats_add(gasp_gen_stats *a, const gasp_gen_stats *b, int sign) {
   a->prompt_s += sign * b->prompt_s, a->decode_s += sign * b->decode_s, a->wait_s += sign * b->wait_s;
   a->sample_s += sign * b->sample_s, a->gcheck_s += sign * b->gcheck_s, a->gmask_s += sign * b->gmask_s;
   a->gaccept_s += sign * b->gaccept_s;
+  a->monitor_refused += sign * b->monitor_refused, a->monitor_open += sign * b->monitor_open;
 }
 
 void gasp_answer_free(gasp_answer *a) {

@@ -44,7 +44,7 @@ static long refused_at(const gasp_monitor *m, const char *a, size_t step, const 
   return at;
 }
 
-/* where in a the first occurrence of `mark` ends, plus `extra` (the byte expected to be refused) */
+/* the offset of the last byte of the first occurrence of `mark` in a, less `back` (the byte expected to be refused) */
 static long offset_after(const char *a, const char *mark, int back) {
   const char *p = strstr(a, mark);
   return p ? (long)(p - a) + (long)strlen(mark) - 1 - back : -2;
